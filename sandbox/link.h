@@ -22,6 +22,10 @@ typedef struct
    * started and its exit code is worth reporting. */
   int setup_read;
   int setup_write;
+  /* A pidfd of the monitor, only with --die-with-parent: in a new pid
+   * namespace getppid() says 0, so the child polls this instead to see
+   * whether the monitor died before PR_SET_PDEATHSIG was in place. */
+  int monitor_pidfd;
   /* The signal mask the launcher was started with: the monitor blocks
    * the signals it forwards before the clone, and the command gets the
    * original mask back at exec. */

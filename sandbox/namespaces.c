@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <linux/sched.h>
 #include <net/if.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -125,6 +126,7 @@ sb_link_open (const SbPlan *plan, SbLink *link)
   link->go_read = link->go_write = -1;
   link->exit_event = -1;
   link->setup_read = link->setup_write = -1;
+  link->monitor_pidfd = -1;
 
   /* The child waits for the monitor only when the caller must see its
    * pid first: --userns-block-fd lets the caller write the id maps. */
@@ -142,6 +144,12 @@ sb_link_open (const SbPlan *plan, SbLink *link)
       link->exit_event = eventfd (0, EFD_CLOEXEC | EFD_NONBLOCK);
       if (link->exit_event < 0)
         sb_die_errno ("eventfd");
+    }
+  if (plan->die_with_parent)
+    {
+      link->monitor_pidfd = (int) syscall (SYS_pidfd_open, getpid (), 0);
+      if (link->monitor_pidfd < 0)
+        sb_die_errno ("pidfd_open");
     }
   if (plan->json_status_fd != -1)
     {
@@ -182,16 +190,20 @@ sb_die_clone (const SbPlan *plan)
 
 /* The child's side: everything before the mounts. */
 static void
-sb_namespaces_child (const SbPlan *plan, SbLink *link, pid_t monitor)
+sb_namespaces_child (const SbPlan *plan, SbLink *link)
 {
   /* With --die-with-parent, the monitor's death kills the sandbox; the
    * check after the prctl closes the window where it died before. */
   if (plan->die_with_parent)
     {
+      struct pollfd pfd = { .fd = link->monitor_pidfd, .events = POLLIN };
+
       if (prctl (PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
         sb_die_errno ("prctl (PR_SET_PDEATHSIG)");
-      if (getppid () != monitor)
+      if (poll (&pfd, 1, 0) != 0)
         _exit (SB_EXIT_SETUP_FAILED);
+      (void) close (link->monitor_pidfd);
+      link->monitor_pidfd = -1;
     }
 
   if (link->go_read != -1)
@@ -234,7 +246,6 @@ pid_t
 sb_namespaces_enter (SbPlan *plan, SbLink *link)
 {
   struct clone_args args = { 0 };
-  pid_t monitor = getpid ();
   pid_t pid;
 
   sb_link_open (plan, link);
@@ -251,7 +262,7 @@ sb_namespaces_enter (SbPlan *plan, SbLink *link)
 
   if (pid == 0)
     {
-      sb_namespaces_child (plan, link, monitor);
+      sb_namespaces_child (plan, link);
       return 0;
     }
 
@@ -264,6 +275,11 @@ sb_namespaces_enter (SbPlan *plan, SbLink *link)
     {
       (void) close (link->setup_write);
       link->setup_write = -1;
+    }
+  if (link->monitor_pidfd != -1)
+    {
+      (void) close (link->monitor_pidfd);
+      link->monitor_pidfd = -1;
     }
   return pid;
 }

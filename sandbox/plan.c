@@ -622,7 +622,6 @@ sb_parse_one (SbParser *p, char **argv, int argc, bool in_file)
       if (cap == SB_CAP_ALL)
         {
           plan->caps_add = add ? ~(SbCapSet) 0 : 0;
-          plan->caps_drop = 0;
         }
       else if (add)
         plan->caps_add |= (SbCapSet) 1 << cap;

@@ -106,18 +106,20 @@ typedef struct
   bool die_with_parent;
   bool as_pid_1;
 
-  /* Capabilities: which to keep.  By default none (bubblewrap: an
-   * unprivileged caller gets none; root keeps none in a user namespace
-   * and, unlike bubblewrap, none outside one either unless --cap-add). */
+  /* Capabilities the command keeps: --cap-add and --cap-drop applied in
+   * order ("ALL" sets or clears every bit).  By default none: bubblewrap
+   * gives an unprivileged caller none and root in a user namespace none,
+   * and, unlike bubblewrap, root outside one gets none either. */
   SbCapSet caps_add;
-  SbCapSet caps_drop;
-  bool     caps_add_all;
 
   /* Seccomp. */
   int        *seccomp_fds;   /* --seccomp / --add-seccomp-fd, in order */
   size_t      n_seccomp_fds;
   bool        has_seccomp_legacy; /* --seccomp was used (not repeatable) */
   const char *seccomp_profile;    /* --seccomp-profile NAME (ours) */
+  /* Filled by sb_seccomp_prepare (NULL until then): the BPF programs to
+   * install, read and compiled before the first namespace. */
+  struct SbSeccompPrepared *seccomp_prepared;
 
   /* Descriptors that talk to the caller. */
   int sync_fd;

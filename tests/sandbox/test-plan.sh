@@ -7,9 +7,10 @@
 is_ours || skip_all "the table checks xdg-app-sandbox's own messages"
 
 # One case per line: the expected start of the message, a tab, the
-# arguments (split on spaces; the command is always `true`).
+# arguments (split on spaces).  The command `true` follows them, except
+# after a final " ." (for options that would take it as their argument).
 cases='unknown option	--no-such-option
---bind takes 2 arguments	--bind /usr
+--bind takes 2 arguments	--bind /usr .
 --perms takes an octal	--perms 999 --dir /x
 --perms must be followed	--perms 0700 --proc /proc
 --perms given twice	--perms 0700 --perms 0700 --dir /x
@@ -27,14 +28,18 @@ cases='unknown option	--no-such-option
 --add-seccomp-fd cannot be combined with --seccomp	--seccomp 0 --add-seccomp-fd 0
 invalid environment variable name	--setenv A=B c
 --overlay-src is not supported	--overlay-src /usr
---setenv takes 2 arguments	--setenv A'
+--setenv takes 2 arguments	--setenv A .
+no command given	--unshare-pid .'
 
 n=$(printf '%s\n' "$cases" | wc -l)
 plan $((n + 3))
 
 while IFS='	' read -r want args; do
-    # shellcheck disable=SC2086
-    "$XDG_APP_SANDBOX" $args true >"$T/out" 2>"$T/err" </dev/null
+    case $args in
+      *' .') set -- ${args% .} ;;
+      *) set -- $args true ;;
+    esac
+    "$XDG_APP_SANDBOX" "$@" >"$T/out" 2>"$T/err" </dev/null
     status=$?
     lines=$(wc -l <"$T/err")
     first=$(head -n 1 "$T/err")
