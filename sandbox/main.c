@@ -38,7 +38,9 @@ sb_refuse_setuid (void)
 int
 main (int argc, char **argv)
 {
-  SbPlan plan;
+  /* Static: the plan lives as long as the process, and stays reachable
+   * for leak checkers when the monitor returns from main. */
+  static SbPlan plan;
   SbLink link;
   sb_autofree char *cwd = NULL;
   sb_autofree int *lock_fds = NULL;

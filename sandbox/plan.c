@@ -280,15 +280,21 @@ sb_parse_args_fd (SbParser *p, const char *value)
   if (p->total_args > SB_MAX_ARGS)
     sb_die ("more than %d arguments", SB_MAX_ARGS);
 
-  /* Kept for the life of the process: ops point into `data`. */
+  /* `data` is kept for the life of the process: ops point into it. */
   argv = sb_xcalloc (n + 1, sizeof *argv);
   n = 0;
   for (i = 0; i < len; i += strlen (data + i) + 1)
     argv[n++] = data + i;
   argc = (int) n;
-  sb_parse_args (p, &argc, &argv, true);
+  {
+    char **rest = argv;
+
+    sb_parse_args (p, &argc, &rest, true);
+  }
   if (argc != 0)
     sb_die ("--args: the command must come after the options, not in fd %d", fd);
+  /* The ops point into `data`, never into this array. */
+  free (argv);
 }
 
 /* Options that take exactly N following arguments: checked in one place. */
