@@ -26,6 +26,10 @@ typedef struct
    * namespace getppid() says 0, so the child polls this instead to see
    * whether the monitor died before PR_SET_PDEATHSIG was in place. */
   int monitor_pidfd;
+  /* --pidns with --unshare-pid: the sandbox's first process reports its
+   * pid over this socket pair (SCM_CREDENTIALS); -1 otherwise. */
+  int pid_read;
+  int pid_write;
   /* The signal mask the launcher was started with: the monitor blocks
    * the signals it forwards before the clone, and the command gets the
    * original mask back at exec. */

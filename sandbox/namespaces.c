@@ -107,7 +107,9 @@ sb_clone_flags (const SbPlan *plan)
 
   if (plan->unshare_user)
     flags |= CLONE_NEWUSER;
-  if (plan->unshare_pid)
+  /* After setns (--pidns) the kernel refuses CLONE_NEWPID in the same
+   * call; the child makes the nested namespace (sb_enter_nested_pidns). */
+  if (plan->unshare_pid && plan->pidns_fd == -1)
     flags |= CLONE_NEWPID;
   if (plan->unshare_net)
     flags |= CLONE_NEWNET;
@@ -120,6 +122,12 @@ sb_clone_flags (const SbPlan *plan)
   return flags;
 }
 
+static bool
+sb_needs_nested_pidns (const SbPlan *plan)
+{
+  return plan->pidns_fd != -1 && plan->unshare_pid;
+}
+
 static void
 sb_link_open (const SbPlan *plan, SbLink *link)
 {
@@ -127,6 +135,7 @@ sb_link_open (const SbPlan *plan, SbLink *link)
   link->exit_event = -1;
   link->setup_read = link->setup_write = -1;
   link->monitor_pidfd = -1;
+  link->pid_read = link->pid_write = -1;
 
   /* The child waits for the monitor only when the caller must see its
    * pid first: --userns-block-fd lets the caller write the id maps. */
@@ -144,6 +153,22 @@ sb_link_open (const SbPlan *plan, SbLink *link)
       link->exit_event = eventfd (0, EFD_CLOEXEC | EFD_NONBLOCK);
       if (link->exit_event < 0)
         sb_die_errno ("eventfd");
+    }
+  if (sb_needs_nested_pidns (plan))
+    {
+      int sv[2];
+      int one = 1;
+
+      if (socketpair (AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
+        sb_die_errno ("socketpair");
+      if (setsockopt (sv[0], SOL_SOCKET, SO_PASSCRED, &one, sizeof one) < 0)
+        sb_die_errno ("setsockopt (SO_PASSCRED)");
+      link->pid_read = sv[0];
+      link->pid_write = sv[1];
+      /* The nested namespace's first process is our grandchild; as a
+       * subreaper we become its parent when the intermediate exits. */
+      if (prctl (PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0)
+        sb_die_errno ("prctl (PR_SET_CHILD_SUBREAPER)");
     }
   if (plan->die_with_parent)
     {
@@ -188,10 +213,88 @@ sb_die_clone (const SbPlan *plan)
   sb_die_errno ("create namespaces");
 }
 
+/* --pidns with --unshare-pid: the child is in the joined namespace; it
+ * makes the nested one and forks into it, and the intermediate exits.
+ * The new process sends its own pid with SCM_CREDENTIALS, which the
+ * kernel translates into the monitor's pid namespace. */
+static void
+sb_enter_nested_pidns (SbLink *link)
+{
+  struct ucred cred;
+  union
+  {
+    char buf[CMSG_SPACE (sizeof cred)];
+    struct cmsghdr align;
+  } control = { 0 };
+  struct iovec iov = { .iov_base = "p", .iov_len = 1 };
+  struct msghdr msg = {
+    .msg_iov = &iov, .msg_iovlen = 1,
+    .msg_control = control.buf, .msg_controllen = sizeof control.buf,
+  };
+  struct cmsghdr *cmsg = CMSG_FIRSTHDR (&msg);
+  pid_t pid;
+
+  (void) close (link->pid_read);
+  link->pid_read = -1;
+  if (unshare (CLONE_NEWPID) < 0)
+    sb_die_errno ("create pid namespace in --pidns");
+  pid = fork ();
+  if (pid < 0)
+    sb_die_errno ("fork into the new pid namespace");
+  if (pid > 0)
+    _exit (0);
+
+  cred = (struct ucred) { .pid = getpid (), .uid = geteuid (), .gid = getegid () };
+  cmsg->cmsg_level = SOL_SOCKET;
+  cmsg->cmsg_type = SCM_CREDENTIALS;
+  cmsg->cmsg_len = CMSG_LEN (sizeof cred);
+  memcpy (CMSG_DATA (cmsg), &cred, sizeof cred);
+  if (sendmsg (link->pid_write, &msg, 0) < 0)
+    sb_die_errno ("send pid to the monitor");
+  (void) close (link->pid_write);
+  link->pid_write = -1;
+}
+
+/* The monitor's side of sb_enter_nested_pidns. */
+static pid_t
+sb_receive_nested_pid (SbLink *link)
+{
+  char data;
+  union
+  {
+    char buf[CMSG_SPACE (sizeof (struct ucred))];
+    struct cmsghdr align;
+  } control = { 0 };
+  struct iovec iov = { .iov_base = &data, .iov_len = 1 };
+  struct msghdr msg = {
+    .msg_iov = &iov, .msg_iovlen = 1,
+    .msg_control = control.buf, .msg_controllen = sizeof control.buf,
+  };
+  struct cmsghdr *cmsg;
+  struct ucred cred;
+  ssize_t n;
+
+  (void) close (link->pid_write);
+  link->pid_write = -1;
+  do
+    n = recvmsg (link->pid_read, &msg, MSG_CMSG_CLOEXEC);
+  while (n < 0 && errno == EINTR);
+  (void) close (link->pid_read);
+  link->pid_read = -1;
+  cmsg = CMSG_FIRSTHDR (&msg);
+  if (n != 1 || cmsg == NULL || cmsg->cmsg_type != SCM_CREDENTIALS)
+    sb_die ("--pidns: the sandbox did not report its pid");
+  memcpy (&cred, CMSG_DATA (cmsg), sizeof cred);
+  return cred.pid;
+}
+
 /* The child's side: everything before the mounts. */
 static void
 sb_namespaces_child (const SbPlan *plan, SbLink *link)
 {
+  if (sb_needs_nested_pidns (plan))
+    sb_enter_nested_pidns (link);
+
   /* With --die-with-parent, the monitor's death kills the sandbox; the
    * check after the prctl closes the window where it died before. */
   if (plan->die_with_parent)
@@ -281,6 +384,8 @@ sb_namespaces_enter (SbPlan *plan, SbLink *link)
       (void) close (link->monitor_pidfd);
       link->monitor_pidfd = -1;
     }
+  if (link->pid_read != -1)
+    pid = sb_receive_nested_pid (link);
   return pid;
 }
 
