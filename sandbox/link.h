@@ -26,10 +26,15 @@ typedef struct
    * namespace getppid() says 0, so the child polls this instead to see
    * whether the monitor died before PR_SET_PDEATHSIG was in place. */
   int monitor_pidfd;
-  /* --pidns with --unshare-pid: the sandbox's first process reports its
-   * pid over this socket pair (SCM_CREDENTIALS); -1 otherwise. */
+  /* With --pidns the sandbox's first process is a grandchild of the
+   * monitor and reports its pid over this socket pair (SCM_CREDENTIALS);
+   * -1 otherwise. */
   int pid_read;
   int pid_write;
+  /* The sandbox's first process as the monitor sees it: the monitor's
+   * child, or with --pidns that grandchild.  It is what --info-fd
+   * reports and what forwarded signals go to. */
+  pid_t sandbox_pid;
   /* The signal mask the launcher was started with: the monitor blocks
    * the signals it forwards before the clone, and the command gets the
    * original mask back at exec. */

@@ -88,9 +88,9 @@ sb_monitor_report_exit (SbPlan *plan, SbLink *link, int exit_code)
 }
 
 static void
-sb_monitor_release_child (SbPlan *plan, SbLink *link, pid_t child)
+sb_monitor_release_child (SbPlan *plan, SbLink *link)
 {
-  sb_status_report_start (plan, child);
+  sb_status_report_start (plan, link->sandbox_pid);
 
   if (plan->userns_block_fd != -1)
     {
@@ -129,7 +129,7 @@ sb_monitor_run (SbPlan *plan, SbLink *link, pid_t child)
         _exit (SB_EXIT_SETUP_FAILED);
     }
 
-  sb_monitor_release_child (plan, link, child);
+  sb_monitor_release_child (plan, link);
   sb_fds_close_except (keep, sizeof keep / sizeof keep[0]);
 
   sb_monitor_forwarded_signals (&set);
@@ -162,7 +162,7 @@ sb_monitor_run (SbPlan *plan, SbLink *link, pid_t child)
 
       while (read (sfd, &si, sizeof si) == sizeof si)
         if (sb_monitor_should_forward (plan, &si))
-          (void) kill (child, (int) si.ssi_signo);
+          (void) kill (link->sandbox_pid, (int) si.ssi_signo);
 
       while (waitpid (child, &status, WNOHANG) == child)
         {

@@ -24,10 +24,12 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "sandbox/cleanup.h"
 #include "sandbox/die.h"
+#include "sandbox/monitor.h"
 
 static bool
 sb_plan_needs_devpts (const SbPlan *plan)
@@ -108,7 +110,7 @@ sb_clone_flags (const SbPlan *plan)
   if (plan->unshare_user)
     flags |= CLONE_NEWUSER;
   /* After setns (--pidns) the kernel refuses CLONE_NEWPID in the same
-   * call; the child makes the nested namespace (sb_enter_nested_pidns). */
+   * call; the child makes the nested namespace (sb_enter_given_pidns). */
   if (plan->unshare_pid && plan->pidns_fd == -1)
     flags |= CLONE_NEWPID;
   if (plan->unshare_net)
@@ -122,10 +124,12 @@ sb_clone_flags (const SbPlan *plan)
   return flags;
 }
 
+/* With --pidns the sandbox's first process is a grandchild of the
+ * monitor (see sb_enter_given_pidns), which must be told its pid. */
 static bool
-sb_needs_nested_pidns (const SbPlan *plan)
+sb_needs_pid_report (const SbPlan *plan)
 {
-  return plan->pidns_fd != -1 && plan->unshare_pid;
+  return plan->pidns_fd != -1;
 }
 
 static void
@@ -154,7 +158,7 @@ sb_link_open (const SbPlan *plan, SbLink *link)
       if (link->exit_event < 0)
         sb_die_errno ("eventfd");
     }
-  if (sb_needs_nested_pidns (plan))
+  if (sb_needs_pid_report (plan))
     {
       int sv[2];
       int one = 1;
@@ -165,10 +169,6 @@ sb_link_open (const SbPlan *plan, SbLink *link)
         sb_die_errno ("setsockopt (SO_PASSCRED)");
       link->pid_read = sv[0];
       link->pid_write = sv[1];
-      /* The nested namespace's first process is our grandchild; as a
-       * subreaper we become its parent when the intermediate exits. */
-      if (prctl (PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0)
-        sb_die_errno ("prctl (PR_SET_CHILD_SUBREAPER)");
     }
   if (plan->die_with_parent)
     {
@@ -190,16 +190,16 @@ sb_link_open (const SbPlan *plan, SbLink *link)
 static void
 sb_join_given_namespaces (const SbPlan *plan)
 {
-  /* Joining the caller's user namespace first gives us the capabilities
-   * that joining its pid namespace needs. */
+  /* Joining the caller's user namespace first gives the child the
+   * capabilities that joining its pid namespace needs.  The pid namespace
+   * is joined by the child: joining it here would put every later child
+   * of the monitor in it too. */
   if (plan->userns_fd != -1 && setns (plan->userns_fd, CLONE_NEWUSER) < 0)
     {
       if (errno == EINVAL)
         sb_die ("--userns: the namespace is not a descendant of ours");
       sb_die_errno ("--userns: join user namespace");
     }
-  if (plan->pidns_fd != -1 && setns (plan->pidns_fd, CLONE_NEWPID) < 0)
-    sb_die_errno ("--pidns: join pid namespace");
 }
 
 static void
@@ -213,12 +213,37 @@ sb_die_clone (const SbPlan *plan)
   sb_die_errno ("create namespaces");
 }
 
-/* --pidns with --unshare-pid: the child is in the joined namespace; it
- * makes the nested one and forks into it, and the intermediate exits.
- * The new process sends its own pid with SCM_CREDENTIALS, which the
- * kernel translates into the monitor's pid namespace. */
+/* setns() and unshare() of a pid namespace only move the caller's
+ * future children, so fork.  The parent stays as a go-between: it passes
+ * the exit status up, and with --die-with-parent it dies with its parent
+ * and so takes its child along (each link sets PR_SET_PDEATHSIG before it
+ * forks the next, so no death goes unnoticed). */
 static void
-sb_enter_nested_pidns (SbLink *link)
+sb_fork_intermediate (const SbPlan *plan)
+{
+  pid_t pid;
+  int status;
+
+  if (plan->die_with_parent && prctl (PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+    sb_die_errno ("prctl (PR_SET_PDEATHSIG)");
+  pid = fork ();
+  if (pid < 0)
+    sb_die_errno ("fork into the pid namespace");
+  if (pid == 0)
+    return;
+  while (waitpid (pid, &status, 0) < 0)
+    if (errno != EINTR)
+      _exit (SB_EXIT_SETUP_FAILED);
+  _exit (sb_monitor_exit_code (status));
+}
+
+/* --pidns: the child joins the given pid namespace (and, with
+ * --unshare-pid, makes a nested one in it), forking into each, and the
+ * intermediates exit.  The resulting process sends its own pid with
+ * SCM_CREDENTIALS, which the kernel translates into the monitor's pid
+ * namespace. */
+static void
+sb_enter_given_pidns (const SbPlan *plan, SbLink *link)
 {
   struct ucred cred;
   union
@@ -232,17 +257,18 @@ sb_enter_nested_pidns (SbLink *link)
     .msg_control = control.buf, .msg_controllen = sizeof control.buf,
   };
   struct cmsghdr *cmsg = CMSG_FIRSTHDR (&msg);
-  pid_t pid;
 
   (void) close (link->pid_read);
   link->pid_read = -1;
-  if (unshare (CLONE_NEWPID) < 0)
-    sb_die_errno ("create pid namespace in --pidns");
-  pid = fork ();
-  if (pid < 0)
-    sb_die_errno ("fork into the new pid namespace");
-  if (pid > 0)
-    _exit (0);
+  if (setns (plan->pidns_fd, CLONE_NEWPID) < 0)
+    sb_die_errno ("--pidns: join pid namespace");
+  sb_fork_intermediate (plan);
+  if (plan->unshare_pid)
+    {
+      if (unshare (CLONE_NEWPID) < 0)
+        sb_die_errno ("create pid namespace in --pidns");
+      sb_fork_intermediate (plan);
+    }
 
   cred = (struct ucred) { .pid = getpid (), .uid = geteuid (), .gid = getegid () };
   cmsg->cmsg_level = SOL_SOCKET;
@@ -255,7 +281,7 @@ sb_enter_nested_pidns (SbLink *link)
   link->pid_write = -1;
 }
 
-/* The monitor's side of sb_enter_nested_pidns. */
+/* The monitor's side of sb_enter_given_pidns. */
 static pid_t
 sb_receive_nested_pid (SbLink *link)
 {
@@ -292,8 +318,8 @@ sb_receive_nested_pid (SbLink *link)
 static void
 sb_namespaces_child (const SbPlan *plan, SbLink *link)
 {
-  if (sb_needs_nested_pidns (plan))
-    sb_enter_nested_pidns (link);
+  if (sb_needs_pid_report (plan))
+    sb_enter_given_pidns (plan, link);
 
   /* With --die-with-parent, the monitor's death kills the sandbox; the
    * check after the prctl closes the window where it died before. */
@@ -384,8 +410,9 @@ sb_namespaces_enter (SbPlan *plan, SbLink *link)
       (void) close (link->monitor_pidfd);
       link->monitor_pidfd = -1;
     }
+  link->sandbox_pid = pid;
   if (link->pid_read != -1)
-    pid = sb_receive_nested_pid (link);
+    link->sandbox_pid = sb_receive_nested_pid (link);
   return pid;
 }
 
