@@ -1,0 +1,105 @@
+/* run/run-plan.h — XaRunSpec, everything that decides what one instance's
+ * sandbox holds, and xa_run_plan_build(), which turns it into the
+ * launcher's plan.
+ *
+ * The spec is computed by the caller from the store (which deployments)
+ * and policy (the merged permission context); this file decides nothing
+ * about what an app may do, it only says how each grant looks inside:
+ *
+ *   /usr   the runtime (or the SDK), read-only
+ *   /self  the app, read-only (writable for `xdg-app build`); /app → /self
+ *   /var   the app's data directory, which survives upgrades
+ *   /etc   the runtime's /etc, with the user's own passwd/group lines
+ *   /tmp   private;  /dev minimal;  /proc new
+ *   $HOME  empty but for granted paths and persistent= directories
+ *   /run/user/UID  the granted sockets only (Wayland, PulseAudio)
+ *   /.xdg-app-info (also /.flatpak-info) describing the instance
+ *
+ * X11 is never there: no /tmp/.X11-unix, no DISPLAY. */
+#pragma once
+
+#include <glib.h>
+
+#include "run/sandbox-argv.h"
+#include "run/user-db.h"
+
+G_BEGIN_DECLS
+
+/* Filesystem grant modes, as the context lists them. */
+typedef enum
+{
+  XA_RUN_FS_READ_ONLY,
+  XA_RUN_FS_READ_WRITE,
+  XA_RUN_FS_CREATE,      /* read-write, created on the host if missing */
+} XaRunFsMode;
+
+typedef struct
+{
+  char        *path;   /* absolute host path, also the path inside */
+  XaRunFsMode  mode;
+} XaRunFsGrant;
+
+/* What the merged context grants, flattened. */
+typedef struct
+{
+  gboolean   network;
+  gboolean   ipc;
+  gboolean   wayland;
+  gboolean   pulseaudio;
+  gboolean   session_bus;   /* the whole host bus, unfiltered (until the broker) */
+  gboolean   system_bus;
+  gboolean   dri;
+  gboolean   kvm;
+  gboolean   shm;
+  gboolean   all_devices;
+  gboolean   devel;         /* features=devel: the devel seccomp profile */
+  GPtrArray *filesystems;   /* XaRunFsGrant *, resolved to host paths */
+  GPtrArray *persistent;    /* char *, relative to $HOME */
+  GPtrArray *env;           /* char * "VAR=VALUE", applied last */
+  GPtrArray *unset_env;     /* char * VAR */
+  char      *context_keyfile; /* [Context] text for /.xdg-app-info */
+} XaRunGrants;
+
+XaRunGrants *xa_run_grants_new  (void);
+void         xa_run_grants_free (XaRunGrants *self);
+void         xa_run_grants_add_filesystem (XaRunGrants *self,
+                                           const char  *path,
+                                           XaRunFsMode  mode);
+
+typedef struct
+{
+  const char *app_id;          /* NULL to run a runtime alone */
+  const char *arch;
+  const char *branch;
+  const char *app_files;       /* host path → /self; NULL without an app */
+  const char *app_commit;
+  gboolean    app_writable;    /* `xdg-app build`: /self read-write */
+  const char *runtime_ref;     /* "runtime/ID/ARCH/BRANCH" */
+  const char *runtime_files;   /* host path → /usr */
+  const char *runtime_commit;
+  const char *data_dir;        /* host path → /var; NULL for none */
+  const char *instance_id;
+  gboolean    devel;           /* -d: the SDK, seccomp profile devel */
+  const XaRunGrants   *grants;
+  const XaUserDbEntry *user;   /* home is also $HOME inside */
+  const char *host_runtime_dir;     /* the host's $XDG_RUNTIME_DIR, or NULL */
+  const char *host_wayland_display; /* the host's $WAYLAND_DISPLAY, or NULL */
+  const char *host_session_bus;     /* path of the host bus socket, or NULL */
+  const char *const *host_env;      /* the caller's environment */
+} XaRunSpec;
+
+/* The launcher's plan for `spec`.  Non-fatal problems (a socket that was
+ * granted but the host does not have) are appended to out_warnings. */
+XaSandboxArgv *xa_run_plan_build (const XaRunSpec  *spec,
+                                  GPtrArray        *out_warnings,
+                                  GError          **error);
+
+/* The /.xdg-app-info keyfile text for `spec`. */
+char          *xa_run_plan_instance_info (const XaRunSpec *spec);
+
+/* A fresh instance id: ten decimal digits, as Flatpak's. */
+char          *xa_run_plan_new_instance_id (void);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (XaRunGrants, xa_run_grants_free)
+
+G_END_DECLS
