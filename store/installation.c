@@ -1,0 +1,519 @@
+/* store/installation.c — where an installation lives and how it is laid
+ * out (see installation.h), its OSTree repository, its lock, and the one
+ * way to remove a tree below it.  Trusts: the base directory it is given.
+ * Trusts nothing below app/ID/data/, which the app itself writes: trees
+ * are removed without following symlinks. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <gio/gio.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <ostree.h>
+
+#include "fsutil/autofd.h"
+#include "store/installation.h"
+#include "store/ref.h"
+#include "store/store-error.h"
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (DIR, closedir)
+
+struct _XaInstallation
+{
+  gint ref_count;
+  char *path;
+  XaInstallationScope scope;
+  OstreeRepo *repo;   /* opened by xa_installation_ensure_repo */
+};
+
+struct _XaInstallationLock
+{
+  int fd;
+};
+
+/* Directories every writable installation has; repo/ is OSTree's own. */
+static const char *const layout_dirs[] = { "app", "runtime", "exports", "overrides" };
+
+XaInstallation *
+xa_installation_new (const char *path,
+                     XaInstallationScope scope)
+{
+  XaInstallation *self;
+
+  g_return_val_if_fail (path != NULL && g_path_is_absolute (path), NULL);
+
+  self = g_new0 (XaInstallation, 1);
+  self->ref_count = 1;
+  self->path = g_canonicalize_filename (path, NULL);
+  self->scope = scope;
+  return self;
+}
+
+/* GLib honours $XDG_DATA_HOME and falls back to ~/.local/share. */
+XaInstallation *
+xa_installation_new_user (void)
+{
+  g_autofree char *path = g_build_filename (g_get_user_data_dir (), "xdg-app", NULL);
+
+  return xa_installation_new (path, XA_INSTALLATION_USER);
+}
+
+XaInstallation *
+xa_installation_new_system (void)
+{
+  return xa_installation_new ("/var/lib/xdg-app", XA_INSTALLATION_SYSTEM);
+}
+
+XaInstallation *
+xa_installation_ref (XaInstallation *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_atomic_int_inc (&self->ref_count);
+  return self;
+}
+
+void
+xa_installation_unref (XaInstallation *self)
+{
+  if (self == NULL || !g_atomic_int_dec_and_test (&self->ref_count))
+    return;
+  g_clear_object (&self->repo);
+  g_free (self->path);
+  g_free (self);
+}
+
+const char *
+xa_installation_get_path (XaInstallation *self)
+{
+  return self->path;
+}
+
+XaInstallationScope
+xa_installation_get_scope (XaInstallation *self)
+{
+  return self->scope;
+}
+
+/* Whether the installation exists yet: nothing creates it but a change. */
+gboolean
+xa_installation_has_repo (XaInstallation *self)
+{
+  g_autofree char *config = g_build_filename (self->path, "repo", "config", NULL);
+
+  return self->repo != NULL || g_file_test (config, G_FILE_TEST_IS_REGULAR);
+}
+
+/* The system installation is changed by root only until the polkit-guarded
+ * system helper exists (DESIGN.md). */
+gboolean
+xa_installation_check_writable (XaInstallation *self,
+                                GError **error)
+{
+  if (self->scope == XA_INSTALLATION_SYSTEM && geteuid () != 0)
+    {
+      g_set_error (error, XA_STORE_ERROR, XA_STORE_ERROR_PERMISSION_DENIED,
+                   _("the system installation '%s' can only be changed by root "
+                     "for now; try --user"),
+                   self->path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+ensure_layout (XaInstallation *self,
+               GError **error)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (layout_dirs); i++)
+    {
+      g_autofree char *dir = g_build_filename (self->path, layout_dirs[i], NULL);
+
+      if (g_mkdir_with_parents (dir, 0755) != 0)
+        return xa_store_error_set_errno (error, errno, _("cannot create '%s'"), dir);
+    }
+  return TRUE;
+}
+
+/* Opens the repository, creating the installation first when this process
+ * may change it.  ostree_repo_create_at() is idempotent and writes objects/
+ * last, so a creation killed half-way is completed by the next call.
+ * Returns a borrowed repository. */
+OstreeRepo *
+xa_installation_ensure_repo (XaInstallation *self,
+                             GCancellable *cancellable,
+                             GError **error)
+{
+  g_autofree char *repo_path = NULL;
+  g_autoptr(OstreeRepo) repo = NULL;
+
+  if (self->repo != NULL)
+    return self->repo;
+
+  repo_path = g_build_filename (self->path, "repo", NULL);
+  if (self->scope == XA_INSTALLATION_USER || geteuid () == 0)
+    {
+      if (!ensure_layout (self, error))
+        return NULL;
+      /* Flatpak uses bare-user-only for every new installation: no
+       * xattrs, no ownership, no setuid bits; what a user may check out. */
+      repo = ostree_repo_create_at (AT_FDCWD, repo_path,
+                                    OSTREE_REPO_MODE_BARE_USER_ONLY, NULL,
+                                    cancellable, error);
+    }
+  else
+    repo = ostree_repo_open_at (AT_FDCWD, repo_path, cancellable, error);
+
+  if (repo == NULL)
+    {
+      g_prefix_error (error, _("installation '%s': "), self->path);
+      return NULL;
+    }
+  self->repo = g_steal_pointer (&repo);
+  return self->repo;
+}
+
+/* One change at a time per installation: deploy, uninstall and prune hold
+ * this lock.  Readers (listing, running) need none, because every change
+ * becomes visible through one rename. */
+XaInstallationLock *
+xa_installation_lock (XaInstallation *self,
+                      GError **error)
+{
+  g_autofree char *path = g_build_filename (self->path, "lock", NULL);
+  xa_autofd int fd = -1;
+  XaInstallationLock *lock;
+
+  if (!ensure_layout (self, error))
+    return NULL;
+
+  fd = open (path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0)
+    {
+      xa_store_error_set_errno (error, errno, _("cannot open '%s'"), path);
+      return NULL;
+    }
+  while (flock (fd, LOCK_EX) != 0)
+    if (errno != EINTR)
+      {
+        xa_store_error_set_errno (error, errno, _("cannot lock '%s'"), path);
+        return NULL;
+      }
+
+  lock = g_new0 (XaInstallationLock, 1);
+  lock->fd = g_steal_fd (&fd);
+  return lock;
+}
+
+void
+xa_installation_lock_free (XaInstallationLock *lock)
+{
+  if (lock == NULL)
+    return;
+  (void) close (lock->fd);   /* closing drops the flock */
+  g_free (lock);
+}
+
+/* BASE/KIND/ID/ARCH/BRANCH */
+char *
+xa_installation_dup_deploy_base (XaInstallation *self,
+                                 const XaRef *ref)
+{
+  return g_build_filename (self->path, xa_ref_get_kind_name (ref),
+                           xa_ref_get_id (ref), xa_ref_get_arch (ref),
+                           xa_ref_get_branch (ref), NULL);
+}
+
+char *
+xa_installation_dup_data_dir (XaInstallation *self,
+                              const char *app_id)
+{
+  return g_build_filename (self->path, "app", app_id, "data", NULL);
+}
+
+char *
+xa_installation_dup_exports_dir (XaInstallation *self)
+{
+  return g_build_filename (self->path, "exports", NULL);
+}
+
+char *
+xa_installation_dup_overrides_dir (XaInstallation *self)
+{
+  return g_build_filename (self->path, "overrides", NULL);
+}
+
+/* The commit that BASE/KIND/ID/ARCH/BRANCH/active points to, or NULL when
+ * the ref is not installed (no link, a dangling link, or not a commit). */
+char *
+xa_installation_lookup_active (XaInstallation *self,
+                               const XaRef *ref)
+{
+  g_autofree char *base = xa_installation_dup_deploy_base (self, ref);
+  g_autofree char *active = g_build_filename (base, "active", NULL);
+  g_autofree char *target = g_file_read_link (active, NULL);
+  g_autofree char *dir = NULL;
+
+  if (target == NULL || !ostree_validate_checksum_string (target, NULL))
+    return NULL;
+  dir = g_build_filename (base, target, NULL);
+  if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
+    return NULL;
+  return g_steal_pointer (&target);
+}
+
+/* Every name in @path, hidden ones too; empty when @path is missing. */
+static GPtrArray *
+list_all (const char *path,
+          GError **error)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(GDir) dir = g_dir_open (path, 0, &local_error);
+  const char *name;
+
+  if (dir == NULL)
+    {
+      if (g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+        return g_steal_pointer (&names);
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return NULL;
+    }
+  while ((name = g_dir_read_name (dir)) != NULL)
+    g_ptr_array_add (names, g_strdup (name));
+  return g_steal_pointer (&names);
+}
+
+/* The names in @path that are not hidden. */
+static GPtrArray *
+list_dir (const char *path,
+          GError **error)
+{
+  g_autoptr(GPtrArray) names = list_all (path, error);
+
+  if (names == NULL)
+    return NULL;
+  for (guint i = names->len; i > 0; i--)
+    if (((const char *) names->pdata[i - 1])[0] == '.')
+      g_ptr_array_remove_index (names, i - 1);
+  return g_steal_pointer (&names);
+}
+
+static gint
+compare_refs (gconstpointer a,
+              gconstpointer b)
+{
+  const XaRef *ra = *(const XaRef * const *) a;
+  const XaRef *rb = *(const XaRef * const *) b;
+
+  return strcmp (xa_ref_get_string (ra), xa_ref_get_string (rb));
+}
+
+static gboolean
+add_installed_branches (XaInstallation *self,
+                        XaMetadataKind kind,
+                        const char *id,
+                        const char *arch,
+                        GPtrArray *refs,
+                        GError **error)
+{
+  g_autofree char *arch_dir = g_build_filename (self->path, xa_ref_kind_to_string (kind),
+                                                id, arch, NULL);
+  g_autoptr(GPtrArray) branches = list_dir (arch_dir, error);
+
+  if (branches == NULL)
+    return FALSE;
+  for (guint i = 0; i < branches->len; i++)
+    {
+      g_autoptr(XaRef) ref = xa_ref_new (kind, id, arch, branches->pdata[i], NULL);
+      g_autofree char *active = NULL;
+
+      if (ref == NULL)
+        {
+          g_debug ("'%s/%s': not a branch, skipped", arch_dir,
+                   (const char *) branches->pdata[i]);
+          continue;
+        }
+      active = xa_installation_lookup_active (self, ref);
+      if (active != NULL)
+        g_ptr_array_add (refs, g_steal_pointer (&ref));
+    }
+  return TRUE;
+}
+
+/* Every ref of @kind with an active deployment, sorted. */
+GPtrArray *
+xa_installation_list_refs (XaInstallation *self,
+                           XaMetadataKind kind,
+                           GError **error)
+{
+  g_autoptr(GPtrArray) refs = g_ptr_array_new_with_free_func ((GDestroyNotify) xa_ref_free);
+  g_autofree char *kind_dir = g_build_filename (self->path, xa_ref_kind_to_string (kind), NULL);
+  g_autoptr(GPtrArray) ids = list_dir (kind_dir, error);
+
+  if (ids == NULL)
+    return NULL;
+  for (guint i = 0; i < ids->len; i++)
+    {
+      g_autofree char *id_dir = g_build_filename (kind_dir, ids->pdata[i], NULL);
+      g_autoptr(GPtrArray) arches = list_dir (id_dir, error);
+
+      if (arches == NULL)
+        return NULL;
+      for (guint j = 0; j < arches->len; j++)
+        {
+          /* app/ID/data is the app's own /var, never a deployment. */
+          if (kind == XA_METADATA_APP && strcmp (arches->pdata[j], "data") == 0)
+            continue;
+          if (!add_installed_branches (self, kind, ids->pdata[i], arches->pdata[j],
+                                       refs, error))
+            return NULL;
+        }
+    }
+  g_ptr_array_sort (refs, compare_refs);
+  return g_steal_pointer (&refs);
+}
+
+/* Removes @name below the directory @dfd, which @path names (for
+ * messages).  Symlinks are removed, never followed; O_NOFOLLOW on every
+ * open keeps a link swapped in by the app from leading us elsewhere. */
+static gboolean
+remove_at (int dfd,
+           const char *name,
+           const char *path,
+           GError **error)
+{
+  g_autoptr(DIR) dir = NULL;
+  struct dirent *entry;
+  xa_autofd int fd = -1;
+
+  if (unlinkat (dfd, name, 0) == 0 || errno == ENOENT)
+    return TRUE;
+  if (errno != EISDIR && errno != EPERM)
+    return xa_store_error_set_errno (error, errno, _("cannot remove '%s'"), path);
+
+  fd = openat (dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0)
+    return xa_store_error_set_errno (error, errno, _("cannot open '%s'"), path);
+  dir = fdopendir (fd);
+  if (dir == NULL)
+    return xa_store_error_set_errno (error, errno, _("cannot open '%s'"), path);
+  /* The DIR owns the descriptor now. */
+  (void) g_steal_fd (&fd);
+  /* An app may have made a directory in its data read-only. */
+  (void) fchmod (dirfd (dir), 0700);
+
+  while ((errno = 0, entry = readdir (dir)) != NULL)
+    {
+      g_autofree char *child = NULL;
+
+      if (strcmp (entry->d_name, ".") == 0 || strcmp (entry->d_name, "..") == 0)
+        continue;
+      child = g_build_filename (path, entry->d_name, NULL);
+      if (!remove_at (dirfd (dir), entry->d_name, child, error))
+        return FALSE;
+    }
+  if (errno != 0)
+    return xa_store_error_set_errno (error, errno, _("cannot read '%s'"), path);
+
+  if (unlinkat (dfd, name, AT_REMOVEDIR) != 0 && errno != ENOENT)
+    return xa_store_error_set_errno (error, errno, _("cannot remove '%s'"), path);
+  return TRUE;
+}
+
+/* Removes @path and everything below it; a missing @path is no error.
+ * @path must lie inside this installation: a caller's slip cannot remove
+ * anything else. */
+gboolean
+xa_installation_remove_tree (XaInstallation *self,
+                             const char *path,
+                             GError **error)
+{
+  g_autofree char *parent = NULL;
+  g_autofree char *name = NULL;
+  xa_autofd int dfd = -1;
+
+  g_return_val_if_fail (g_str_has_prefix (path, self->path), FALSE);
+  g_return_val_if_fail (path[strlen (self->path)] == '/', FALSE);
+  g_return_val_if_fail (strstr (path, "/../") == NULL, FALSE);
+
+  parent = g_path_get_dirname (path);
+  name = g_path_get_basename (path);
+  dfd = open (parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd < 0)
+    return errno == ENOENT ? TRUE : xa_store_error_set_errno (error, errno, _("cannot open '%s'"), parent);
+  return remove_at (dfd, name, path, error);
+}
+
+/* Names a killed deploy or removal leaves in BASE/KIND/ID/ARCH/BRANCH:
+ * .COMMIT.tmp-XXXXXX (a checkout or a deployment being removed) and
+ * active.tmp (a link not yet renamed over `active`). */
+static gboolean
+is_leftover (const char *name)
+{
+  return (name[0] == '.' && strstr (name, ".tmp-") != NULL) ||
+         strcmp (name, "active.tmp") == 0;
+}
+
+static gboolean
+remove_entries (XaInstallation *self,
+                const XaRef *ref,
+                gboolean deployments,
+                const char *keep,
+                GError **error)
+{
+  g_autofree char *base = xa_installation_dup_deploy_base (self, ref);
+  g_autoptr(GPtrArray) names = list_all (base, error);
+
+  if (names == NULL)
+    return FALSE;
+  for (guint i = 0; i < names->len; i++)
+    {
+      const char *name = names->pdata[i];
+      g_autofree char *path = g_build_filename (base, name, NULL);
+      g_autofree char *doomed = NULL;
+
+      if (is_leftover (name))
+        {
+          if (!xa_installation_remove_tree (self, path, error))
+            return FALSE;
+          continue;
+        }
+      if (!deployments || g_strcmp0 (name, keep) == 0 ||
+          !ostree_validate_checksum_string (name, NULL))
+        continue;
+      /* Renamed first, so that a removal cut short never leaves a
+       * half-empty COMMIT directory that a later deploy would reuse. */
+      doomed = g_strdup_printf ("%s/.%s.tmp-%06x", base, name,
+                                g_random_int_range (0, 0x1000000));
+      if (rename (path, doomed) != 0)
+        return xa_store_error_set_errno (error, errno, _("cannot rename '%s'"), path);
+      if (!xa_installation_remove_tree (self, doomed, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Removes what a killed deploy or uninstall of @ref left behind. */
+gboolean
+xa_installation_remove_leftovers (XaInstallation *self,
+                                  const XaRef *ref,
+                                  GError **error)
+{
+  return remove_entries (self, ref, FALSE, NULL, error);
+}
+
+/* Removes every deployment of @ref but @keep (NULL: all of them), and
+ * every leftover.  `active` itself is the caller's business. */
+gboolean
+xa_installation_remove_deployments (XaInstallation *self,
+                                    const XaRef *ref,
+                                    const char *keep,
+                                    GError **error)
+{
+  return remove_entries (self, ref, TRUE, keep, error);
+}
