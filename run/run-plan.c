@@ -44,49 +44,6 @@ static const char *const etc_replaced[] = {
   "localtime", "timezone", "gai.conf",
 };
 
-XaRunGrants *
-xa_run_grants_new (void)
-{
-  XaRunGrants *self = g_new0 (XaRunGrants, 1);
-
-  self->filesystems = g_ptr_array_new ();
-  self->persistent = g_ptr_array_new_with_free_func (g_free);
-  self->env = g_ptr_array_new_with_free_func (g_free);
-  self->unset_env = g_ptr_array_new_with_free_func (g_free);
-  return self;
-}
-
-void
-xa_run_grants_free (XaRunGrants *self)
-{
-  if (self == NULL)
-    return;
-  for (guint i = 0; i < self->filesystems->len; i++)
-    {
-      XaRunFsGrant *g = self->filesystems->pdata[i];
-      g_free (g->path);
-      g_free (g);
-    }
-  g_ptr_array_unref (self->filesystems);
-  g_ptr_array_unref (self->persistent);
-  g_ptr_array_unref (self->env);
-  g_ptr_array_unref (self->unset_env);
-  g_free (self->context_keyfile);
-  g_free (self);
-}
-
-void
-xa_run_grants_add_filesystem (XaRunGrants *self,
-                              const char  *path,
-                              XaRunFsMode  mode)
-{
-  XaRunFsGrant *g = g_new0 (XaRunFsGrant, 1);
-
-  g->path = g_canonicalize_filename (path, "/");
-  g->mode = mode;
-  g_ptr_array_add (self->filesystems, g);
-}
-
 char *
 xa_run_plan_new_instance_id (void)
 {
@@ -151,6 +108,12 @@ xa_run_plan_layout (XaSandboxArgv   *argv,
       xa_sandbox_argv_add (argv, "--dev", "/dev", NULL);
       if (g->dri)
         xa_sandbox_argv_add (argv, "--dev-bind-try", "/dev/dri", "/dev/dri", NULL);
+      if (g->input)
+        xa_sandbox_argv_add (argv, "--dev-bind-try", "/dev/input", "/dev/input", NULL);
+      if (g->usb)
+        xa_sandbox_argv_add (argv, "--dev-bind-try", "/dev/bus/usb", "/dev/bus/usb", NULL);
+      if (g->shm)
+        xa_sandbox_argv_add (argv, "--bind-try", "/dev/shm", "/dev/shm", NULL);
       if (g->kvm)
         xa_sandbox_argv_add (argv, "--dev-bind-try", "/dev/kvm", "/dev/kvm", NULL);
     }
@@ -292,11 +255,14 @@ xa_run_plan_filesystems (XaSandboxArgv   *argv,
     {
       const XaRunFsGrant *fs = spec->grants->filesystems->pdata[i];
 
-      if (xa_run_plan_is_reserved (fs->path))
+      /* xdg-run/… lands in the sandbox's runtime directory by design. */
+      g_autofree char *runtime_dir = g_strdup_printf ("/run/user/%u/", (unsigned) spec->user->uid);
+
+      if (xa_run_plan_is_reserved (fs->dest) && !g_str_has_prefix (fs->dest, runtime_dir))
         {
           g_ptr_array_add (out_warnings,
                            g_strdup_printf ("filesystem '%s' would cover the sandbox's own layout, ignoring",
-                                            fs->path));
+                                            fs->dest));
           continue;
         }
       if (fs->mode == XA_RUN_FS_CREATE)
@@ -304,8 +270,12 @@ xa_run_plan_filesystems (XaSandboxArgv   *argv,
       if (!g_file_test (fs->path, G_FILE_TEST_EXISTS))
         continue;
       xa_sandbox_argv_add (argv, fs->mode == XA_RUN_FS_READ_ONLY ? "--ro-bind" : "--bind",
-                           fs->path, fs->path, NULL);
+                           fs->path, fs->dest, NULL);
     }
+  if (spec->grants->host_os)
+    xa_sandbox_argv_add (argv, "--ro-bind", "/usr", "/run/host/usr", NULL);
+  if (spec->grants->host_etc)
+    xa_sandbox_argv_add (argv, "--ro-bind", "/etc", "/run/host/etc", NULL);
 }
 
 /* /run/user/UID with the granted sockets, nothing else. */

@@ -20,51 +20,11 @@
 
 #include <glib.h>
 
+#include "run/run-grants.h"
 #include "run/sandbox-argv.h"
 #include "run/user-db.h"
 
 G_BEGIN_DECLS
-
-/* Filesystem grant modes, as the context lists them. */
-typedef enum
-{
-  XA_RUN_FS_READ_ONLY,
-  XA_RUN_FS_READ_WRITE,
-  XA_RUN_FS_CREATE,      /* read-write, created on the host if missing */
-} XaRunFsMode;
-
-typedef struct
-{
-  char        *path;   /* absolute host path, also the path inside */
-  XaRunFsMode  mode;
-} XaRunFsGrant;
-
-/* What the merged context grants, flattened. */
-typedef struct
-{
-  gboolean   network;
-  gboolean   ipc;
-  gboolean   wayland;
-  gboolean   pulseaudio;
-  gboolean   session_bus;   /* the whole host bus, unfiltered (until the broker) */
-  gboolean   system_bus;
-  gboolean   dri;
-  gboolean   kvm;
-  gboolean   shm;
-  gboolean   all_devices;
-  gboolean   devel;         /* features=devel: the devel seccomp profile */
-  GPtrArray *filesystems;   /* XaRunFsGrant *, resolved to host paths */
-  GPtrArray *persistent;    /* char *, relative to $HOME */
-  GPtrArray *env;           /* char * "VAR=VALUE", applied last */
-  GPtrArray *unset_env;     /* char * VAR */
-  char      *context_keyfile; /* [Context] text for /.xdg-app-info */
-} XaRunGrants;
-
-XaRunGrants *xa_run_grants_new  (void);
-void         xa_run_grants_free (XaRunGrants *self);
-void         xa_run_grants_add_filesystem (XaRunGrants *self,
-                                           const char  *path,
-                                           XaRunFsMode  mode);
 
 typedef struct
 {
@@ -99,7 +59,5 @@ char          *xa_run_plan_instance_info (const XaRunSpec *spec);
 
 /* A fresh instance id: ten decimal digits, as Flatpak's. */
 char          *xa_run_plan_new_instance_id (void);
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (XaRunGrants, xa_run_grants_free)
 
 G_END_DECLS

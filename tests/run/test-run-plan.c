@@ -125,9 +125,9 @@ test_reserved_filesystem_ignored (Fixture       *f,
 {
   g_autofree char *text = NULL;
 
-  xa_run_grants_add_filesystem (f->grants, "/usr/share", XA_RUN_FS_READ_WRITE);
-  xa_run_grants_add_filesystem (f->grants, "/etc/../usr", XA_RUN_FS_READ_WRITE);
-  xa_run_grants_add_filesystem (f->grants, "/", XA_RUN_FS_READ_ONLY);
+  xa_run_grants_add_filesystem (f->grants, "/usr/share", NULL, XA_RUN_FS_READ_WRITE);
+  xa_run_grants_add_filesystem (f->grants, "/etc/../usr", NULL, XA_RUN_FS_READ_WRITE);
+  xa_run_grants_add_filesystem (f->grants, "/", NULL, XA_RUN_FS_READ_ONLY);
   text = plan_text (f);
   g_assert_null (strstr (text, "--bind\n/usr/share\n"));
   g_assert_null (strstr (text, "--bind\n/usr\n/usr\n"));
