@@ -30,7 +30,8 @@ xa_user_db_lookup_self (XaUserDbEntry *out,
 
   g_strv_builder_add (b, pw != NULL ? pw->pw_name : uid_name);
   g_strv_builder_add (b, pw != NULL && pw->pw_gecos != NULL ? pw->pw_gecos : "");
-  g_strv_builder_add (b, pw != NULL ? pw->pw_dir : "/");
+  /* $HOME if set, as GLib reads it: the home the user works in. */
+  g_strv_builder_add (b, g_get_home_dir ());
   g_strv_builder_add (b, gr != NULL ? gr->gr_name : "");
   strs = g_strv_builder_end (b);
 
