@@ -156,6 +156,62 @@ xa_cmd_run_options_clear (XaRunOptions *o)
   g_clear_pointer (&o->flags, xa_context_free);
 }
 
+/* Parses run's or build's options, up to the first word that is not one
+ * (the app id or the build directory: what follows belongs to the
+ * command).  "-- ID ARGS" also works: exported desktop files put "--"
+ * before the id so that nothing after it reads as an option.  On success
+ * argc/argv start at that word and at least `min_args` words remain. */
+static gboolean
+xa_cmd_run_parse (GOptionContext  *ctx,
+                  XaRunOptions    *o,
+                  XaCliGlobals    *g,
+                  int              min_args,
+                  const char      *missing,
+                  int             *argcp,
+                  char          ***argvp,
+                  GError         **error)
+{
+  g_option_context_set_strict_posix (ctx, TRUE);
+  xa_cli_globals_add_options (g, ctx);
+  g_option_context_add_group (ctx, xa_cmd_run_context_group (o));
+  if (!g_option_context_parse (ctx, argcp, argvp, error) || !xa_cli_globals_apply (g, error))
+    return FALSE;
+  if (*argcp >= 2 && g_str_equal ((*argvp)[1], "--"))
+    {
+      (*argvp)++;
+      (*argcp)--;
+    }
+  if (*argcp < 1 + min_args)
+    {
+      g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, missing);
+      return FALSE;
+    }
+  (*argvp)++;
+  (*argcp)--;
+  return TRUE;
+}
+
+/* Prepares the launch (of the app, or of `build_dir` when not NULL) and
+ * execs the launcher. */
+static int
+xa_cmd_run_launch (XaCliGlobals       *g,
+                   XaRunOptions       *o,
+                   const char         *app_id,
+                   const char         *build_dir,
+                   const char *const  *args,
+                   GError            **error)
+{
+  g_autoptr(XaLaunch) launch = NULL;
+  g_autofree char *bus = NULL;
+  g_auto(GStrv) host_env = NULL;
+  XaLaunchOptions lo = xa_cmd_run_launch_options (g, o, app_id, args, &bus);
+
+  host_env = (GStrv) lo.host_env;
+  launch = build_dir != NULL ? xa_launch_prepare_build (build_dir, &lo, error)
+                             : xa_launch_prepare (&lo, error);
+  return launch != NULL ? xa_cmd_run_exec (g, launch, error) : EXIT_FAILURE;
+}
+
 int
 xa_cmd_run (int            argc,
             char         **argv,
@@ -171,43 +227,14 @@ xa_cmd_run (int            argc,
     G_OPTION_ENTRY_NULL
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new (_("ID [ARGS…] — run an installed app in its sandbox"));
-  g_autoptr(XaLaunch) launch = NULL;
-  g_autofree char *bus = NULL;
-  g_auto(GStrv) host_env = NULL;
-  XaLaunchOptions lo;
-  int status;
+  int status = EXIT_FAILURE;
 
   g_option_context_set_summary (ctx, _("Runs an installed app in a new sandbox.  Its permissions are its\n"
                                        "metadata, then `xdg-app override`, then the options given here."));
-  /* Stop at the app id: what follows belongs to the app. */
-  g_option_context_set_strict_posix (ctx, TRUE);
   g_option_context_add_main_entries (ctx, entries, NULL);
-  xa_cli_globals_add_options (g, ctx);
-  g_option_context_add_group (ctx, xa_cmd_run_context_group (&o));
-  if (!g_option_context_parse (ctx, &argc, &argv, error) || !xa_cli_globals_apply (g, error))
-    {
-      xa_cmd_run_options_clear (&o);
-      return EXIT_FAILURE;
-    }
-  /* "xdg-app run [OPTIONS] -- ID ARGS": exported desktop files put "--"
-   * before the id, so that nothing after it is read as an option. */
-  if (argc >= 2 && g_str_equal (argv[1], "--"))
-    {
-      argv++;
-      argc--;
-    }
-  if (argc < 2)
-    {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
-                   _("run needs an app id; see: xdg-app run --help"));
-      xa_cmd_run_options_clear (&o);
-      return EXIT_FAILURE;
-    }
-
-  lo = xa_cmd_run_launch_options (g, &o, argv[1], (const char *const *) argv + 2, &bus);
-  host_env = (GStrv) lo.host_env;
-  launch = xa_launch_prepare (&lo, error);
-  status = launch != NULL ? xa_cmd_run_exec (g, launch, error) : EXIT_FAILURE;
+  if (xa_cmd_run_parse (ctx, &o, g, 1, _("run needs an app id; see: xdg-app run --help"),
+                        &argc, &argv, error))
+    status = xa_cmd_run_launch (g, &o, argv[0], NULL, (const char *const *) argv + 1, error);
   xa_cmd_run_options_clear (&o);
   return status;
 }
@@ -220,40 +247,16 @@ xa_cmd_build (int            argc,
 {
   XaRunOptions o = { .flags = xa_context_new () };
   g_autoptr(GOptionContext) ctx = g_option_context_new (_("DIR COMMAND [ARGS…] — run a build command in a build directory"));
-  g_autoptr(XaLaunch) launch = NULL;
-  g_autofree char *bus = NULL;
-  g_auto(GStrv) host_env = NULL;
-  XaLaunchOptions lo;
-  int status;
+  int status = EXIT_FAILURE;
 
   g_option_context_set_summary (ctx, _("Runs COMMAND with the build directory's SDK as /usr and its files/\n"
                                        "writable at /self (made by `xdg-app build-init`)."));
-  g_option_context_set_strict_posix (ctx, TRUE);
-  xa_cli_globals_add_options (g, ctx);
-  g_option_context_add_group (ctx, xa_cmd_run_context_group (&o));
-  if (!g_option_context_parse (ctx, &argc, &argv, error) || !xa_cli_globals_apply (g, error))
+  if (xa_cmd_run_parse (ctx, &o, g, 2, _("build needs a directory and a command; see: xdg-app build --help"),
+                        &argc, &argv, error))
     {
-      xa_cmd_run_options_clear (&o);
-      return EXIT_FAILURE;
+      o.command = g_strdup (argv[1]);
+      status = xa_cmd_run_launch (g, &o, NULL, argv[0], (const char *const *) argv + 2, error);
     }
-  if (argc >= 2 && g_str_equal (argv[1], "--"))
-    {
-      argv++;
-      argc--;
-    }
-  if (argc < 3)
-    {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
-                   _("build needs a directory and a command; see: xdg-app build --help"));
-      xa_cmd_run_options_clear (&o);
-      return EXIT_FAILURE;
-    }
-
-  o.command = g_strdup (argv[2]);
-  lo = xa_cmd_run_launch_options (g, &o, NULL, (const char *const *) argv + 3, &bus);
-  host_env = (GStrv) lo.host_env;
-  launch = xa_launch_prepare_build (argv[1], &lo, error);
-  status = launch != NULL ? xa_cmd_run_exec (g, launch, error) : EXIT_FAILURE;
   xa_cmd_run_options_clear (&o);
   return status;
 }
