@@ -57,10 +57,9 @@ xa_cmd_run_context_group (XaRunOptions *o)
 
       g_array_append_val (entries, e);
     }
+  /* The group copies the entries; their strings are interned. */
   g_option_group_add_entries (group, (GOptionEntry *) entries->data);
-  /* GOption keeps pointers into the entries; they live as long as the
-   * process, like the group. */
-  (void) g_array_free (entries, FALSE);
+  g_array_free (entries, TRUE);
   return group;
 }
 
