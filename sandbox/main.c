@@ -16,6 +16,7 @@
 #include "sandbox/die.h"
 #include "sandbox/exec.h"
 #include "sandbox/fds.h"
+#include "sandbox/landlock.h"
 #include "sandbox/link.h"
 #include "sandbox/monitor.h"
 #include "sandbox/mounts.h"
@@ -49,6 +50,7 @@ main (int argc, char **argv)
 
   sb_refuse_setuid ();
   sb_plan_parse (&plan, argc, argv);      /* reads and checks everything first */
+  sb_landlock_prepare (&plan);            /* the kernel's Landlock ABI is enough */
   sb_seccomp_prepare (&plan);             /* filters compiled before any namespace */
   cwd = getcwd (NULL, 0);
 
@@ -67,6 +69,7 @@ main (int argc, char **argv)
 
   sb_fds_close_unlisted (&plan, link.setup_write);
   sb_caps_drop_all (&plan);               /* and sets no_new_privs */
+  sb_landlock_apply (&plan);              /* abstract sockets, signals, fs view */
   sb_seccomp_apply (&plan);               /* last: it may forbid setup syscalls */
   sb_exec (&plan, &link);                 /* does not return */
 }

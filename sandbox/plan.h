@@ -4,9 +4,11 @@
  * meaning: `--perms` and `--size` apply to the next operation, `--setenv`
  * and `--clearenv` apply in order, setup operations run in the order given),
  * plus a few options of our own (`--seccomp-profile`, `--close-fds`,
- * `--keep-fd`).  sb_plan_parse() reads and checks all of it — including the
- * contents of `--args FD` — before the first namespace is created, so that
- * a bad plan fails with nothing done. */
+ * `--keep-fd`, and the Landlock options `--scope-abstract-unix-sockets`,
+ * `--scope-signals`, `--landlock-fs`, `--landlock-best-effort`,
+ * `--landlock-abi-max`).  sb_plan_parse() reads and checks all of it —
+ * including the contents of `--args FD` — before the first namespace is
+ * created, so that a bad plan fails with nothing done. */
 #pragma once
 
 #include <stdbool.h>
@@ -64,6 +66,16 @@ typedef struct
   const char *value;
 } SbEnvOp;
 
+/* What Landlock can be asked to enforce, as bits (sandbox/landlock.c says
+ * how, and which Landlock ABI each one needs). */
+typedef enum
+{
+  SB_LANDLOCK_SCOPE_ABSTRACT = 1 << 0, /* --scope-abstract-unix-sockets */
+  SB_LANDLOCK_SCOPE_SIGNALS  = 1 << 1, /* --scope-signals */
+  SB_LANDLOCK_FS             = 1 << 2, /* --landlock-fs: the view only */
+  SB_LANDLOCK_FS_TRUNCATE    = 1 << 3, /* --landlock-fs: truncate(2) too */
+} SbLandlockFeature;
+
 /* Capabilities are a 64-bit mask indexed by CAP_* numbers. */
 typedef uint64_t SbCapSet;
 
@@ -120,6 +132,18 @@ typedef struct
   /* Filled by sb_seccomp_prepare (NULL until then): the BPF programs to
    * install, read and compiled before the first namespace. */
   struct SbSeccompPrepared *seccomp_prepared;
+
+  /* Landlock (ours).  What the options ask for (SbLandlockFeature bits),
+   * whether a kernel without some of it is acceptable, and the test-only
+   * cap on the ABI the launcher believes the kernel has (-1: none). */
+  unsigned int landlock_wanted;
+  bool         landlock_best_effort;
+  int          landlock_abi_max;
+  /* Filled by sb_landlock_prepare, before the first namespace: the ABI
+   * in use (0: no Landlock) and the part of landlock_wanted that
+   * sb_landlock_apply will enforce. */
+  int          landlock_abi;
+  unsigned int landlock_applied;
 
   /* Descriptors that talk to the caller. */
   int sync_fd;

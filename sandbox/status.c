@@ -1,5 +1,6 @@
 /* sandbox/status.c — the --info-fd and --json-status-fd documents.
- * Trusts: nothing; it only writes numbers the kernel gave it. */
+ * Trusts: nothing; it only writes numbers the kernel gave it and what the
+ * plan decided (the Landlock ABI in use and the features applied). */
 #include "sandbox/status.h"
 
 #include <errno.h>
@@ -12,6 +13,7 @@
 
 #include "sandbox/cleanup.h"
 #include "sandbox/die.h"
+#include "sandbox/landlock.h"
 
 static bool
 sb_write_all (int fd, const char *s)
@@ -69,6 +71,47 @@ sb_append_namespaces (const SbPlan *plan, pid_t child, char *buf, size_t size,
     }
 }
 
+/* Appends one JSON list of the names of the SbLandlockFeature bits in
+ * FEATURES. */
+static void
+sb_append_landlock_list (unsigned int features, char *buf, size_t size)
+{
+  const char *sep = "";
+
+  strncat (buf, "[", size - strlen (buf) - 1);
+  for (unsigned int bit = 1; bit != 0 && bit <= features; bit <<= 1)
+    {
+      const char *name = sb_landlock_feature_name (bit);
+      size_t used = strlen (buf);
+
+      if ((features & bit) == 0 || name == NULL)
+        continue;
+      snprintf (buf + used, size - used, "%s\"%s\"", sep, name);
+      sep = ", ";
+    }
+  strncat (buf, "]", size - strlen (buf) - 1);
+}
+
+/* When the plan uses Landlock: ", \"landlock-abi\": N" (the ABI in use,
+ * 0 for none), then the features applied and those left out by
+ * --landlock-best-effort, so that a caller can tell what holds. */
+static void
+sb_append_landlock (const SbPlan *plan, char *buf, size_t size,
+                    const char *sep)
+{
+  size_t used = strlen (buf);
+
+  if (plan->landlock_wanted == 0)
+    return;
+  snprintf (buf + used, size - used, ",%s\"landlock-abi\": %d,%s\"landlock-applied\": ",
+            sep, plan->landlock_abi, sep);
+  sb_append_landlock_list (plan->landlock_applied, buf, size);
+  used = strlen (buf);
+  snprintf (buf + used, size - used, ",%s\"landlock-skipped\": ", sep);
+  sb_append_landlock_list (plan->landlock_wanted & ~plan->landlock_applied,
+                           buf, size);
+}
+
 void
 sb_status_report_start (SbPlan *plan, pid_t child)
 {
@@ -78,6 +121,7 @@ sb_status_report_start (SbPlan *plan, pid_t child)
     {
       snprintf (buf, sizeof buf, "{\n    \"child-pid\": %d", (int) child);
       sb_append_namespaces (plan, child, buf, sizeof buf, "\n    ");
+      sb_append_landlock (plan, buf, sizeof buf, "\n    ");
       strncat (buf, "\n}\n", sizeof buf - strlen (buf) - 1);
       if (!sb_write_all (plan->info_fd, buf))
         sb_die_errno ("write to --info-fd %d", plan->info_fd);
@@ -88,6 +132,7 @@ sb_status_report_start (SbPlan *plan, pid_t child)
     {
       snprintf (buf, sizeof buf, "{ \"child-pid\": %d", (int) child);
       sb_append_namespaces (plan, child, buf, sizeof buf, " ");
+      sb_append_landlock (plan, buf, sizeof buf, " ");
       strncat (buf, " }\n", sizeof buf - strlen (buf) - 1);
       if (!sb_write_all (plan->json_status_fd, buf))
         sb_die_errno ("write to --json-status-fd %d", plan->json_status_fd);

@@ -8,7 +8,10 @@
 #include "sandbox/plan.h"
 
 /* {"child-pid": N, "<ns>-namespace": INODE…} on --info-fd (then closed)
- * and on --json-status-fd.  Dies if --info-fd cannot be written. */
+ * and on --json-status-fd, plus, when any Landlock option is used,
+ * "landlock-abi": N, "landlock-applied": [NAME…] and "landlock-skipped":
+ * [NAME…] (names from sb_landlock_feature_name).  Dies if --info-fd
+ * cannot be written. */
 void sb_status_report_start (SbPlan *plan, pid_t child);
 
 /* {"exit-code": N} on --json-status-fd, then closes it. */
