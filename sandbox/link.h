@@ -35,6 +35,9 @@ typedef struct
    * child, or with --pidns that grandchild.  It is what --info-fd
    * reports and what forwarded signals go to. */
   pid_t sandbox_pid;
+  /* The host's /proc, in the child until sb_namespaces_finish: the id
+   * maps of the nested user namespace are written after the pivot. */
+  int proc_fd;
   /* The signal mask the launcher was started with: the monitor blocks
    * the signals it forwards before the clone, and the command gets the
    * original mask back at exec. */

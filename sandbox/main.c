@@ -60,7 +60,7 @@ main (int argc, char **argv)
     return sb_monitor_run (&plan, &link, child);
 
   sb_mounts_apply (&plan);
-  sb_namespaces_finish (&plan);           /* nested user namespace, --disable-userns */
+  sb_namespaces_finish (&plan, &link);           /* nested user namespace, --disable-userns */
   n_lock_fds = sb_mounts_take_locks (&plan, &lock_fds);
   sb_exec_prepare (&plan, cwd);
   if (plan.new_session && setsid () < 0)

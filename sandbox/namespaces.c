@@ -56,33 +56,36 @@ sb_first_ns_gid (const SbPlan *plan)
   return sb_plan_needs_devpts (plan) ? 0 : plan->sandbox_gid;
 }
 
+/* Writes PATH below the host's /proc (`proc_fd`): the nested user
+ * namespace is made after the pivot, when the sandbox may have no /proc
+ * of its own. */
 static void
-sb_write_file (const char *path, const char *data)
+sb_write_file (int proc_fd, const char *path, const char *data)
 {
-  sb_autofd int fd = open (path, O_WRONLY | O_CLOEXEC);
+  sb_autofd int fd = openat (proc_fd, path, O_WRONLY | O_CLOEXEC);
   size_t len = strlen (data);
 
   if (fd < 0)
-    sb_die_errno ("open '%s'", path);
+    sb_die_errno ("open '/proc/%s'", path);
   if (write (fd, data, len) != (ssize_t) len)
-    sb_die_errno ("write '%s'", path);
+    sb_die_errno ("write '/proc/%s'", path);
 }
 
 /* Maps one uid and one gid: ours, the only ones an unprivileged process
  * may map.  setgroups must be denied before gid_map can be written
  * (CVE-2014-8989). */
 static void
-sb_write_id_maps (uid_t inside_uid, uid_t outside_uid,
+sb_write_id_maps (int proc_fd, uid_t inside_uid, uid_t outside_uid,
                   gid_t inside_gid, gid_t outside_gid, bool deny_setgroups)
 {
   char line[64];
 
   if (deny_setgroups)
-    sb_write_file ("/proc/self/setgroups", "deny");
+    sb_write_file (proc_fd, "self/setgroups", "deny");
   snprintf (line, sizeof line, "%u %u 1\n", inside_uid, outside_uid);
-  sb_write_file ("/proc/self/uid_map", line);
+  sb_write_file (proc_fd, "self/uid_map", line);
   snprintf (line, sizeof line, "%u %u 1\n", inside_gid, outside_gid);
-  sb_write_file ("/proc/self/gid_map", line);
+  sb_write_file (proc_fd, "self/gid_map", line);
 }
 
 /* A new network namespace has only `lo`, down; the kernel gives it
@@ -140,6 +143,7 @@ sb_link_open (const SbPlan *plan, SbLink *link)
   link->setup_read = link->setup_write = -1;
   link->monitor_pidfd = -1;
   link->pid_read = link->pid_write = -1;
+  link->proc_fd = -1;
 
   /* The child waits for the monitor only when the caller must see its
    * pid first: --userns-block-fd lets the caller write the id maps. */
@@ -321,6 +325,10 @@ sb_namespaces_child (const SbPlan *plan, SbLink *link)
   if (sb_needs_pid_report (plan))
     sb_enter_given_pidns (plan, link);
 
+  link->proc_fd = open ("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (link->proc_fd < 0)
+    sb_die_errno ("open '/proc'");
+
   /* With --die-with-parent, the monitor's death kills the sandbox; the
    * check after the prctl closes the window where it died before. */
   if (plan->die_with_parent)
@@ -355,14 +363,14 @@ sb_namespaces_child (const SbPlan *plan, SbLink *link)
     }
 
   if (plan->unshare_user && plan->userns_block_fd == -1)
-    sb_write_id_maps (sb_first_ns_uid (plan), plan->real_uid,
+    sb_write_id_maps (link->proc_fd, sb_first_ns_uid (plan), plan->real_uid,
                       sb_first_ns_gid (plan), plan->real_gid, true);
 
   /* Lowering the limit in the first namespace, which the nested one will
    * use up, is what makes --disable-userns stick: the sandbox cannot raise
    * a limit set in a namespace it has no capabilities in. */
   if (plan->disable_userns)
-    sb_write_file ("/proc/sys/user/max_user_namespaces", "1");
+    sb_write_file (link->proc_fd, "sys/user/max_user_namespaces", "1");
 
   if (plan->unshare_net)
     sb_loopback_up ();
@@ -417,7 +425,7 @@ sb_namespaces_enter (SbPlan *plan, SbLink *link)
 }
 
 void
-sb_namespaces_finish (const SbPlan *plan)
+sb_namespaces_finish (const SbPlan *plan, SbLink *link)
 {
   uid_t ns_uid = sb_first_ns_uid (plan);
   gid_t ns_gid = sb_first_ns_gid (plan);
@@ -434,7 +442,7 @@ sb_namespaces_finish (const SbPlan *plan)
     {
       if (unshare (CLONE_NEWUSER) < 0)
         sb_die_errno ("create nested user namespace");
-      sb_write_id_maps (plan->sandbox_uid, ns_uid, plan->sandbox_gid, ns_gid, false);
+      sb_write_id_maps (link->proc_fd, plan->sandbox_uid, ns_uid, plan->sandbox_gid, ns_gid, false);
     }
 
   if (plan->disable_userns || plan->assert_userns_disabled)
@@ -442,4 +450,6 @@ sb_namespaces_finish (const SbPlan *plan)
       if (unshare (CLONE_NEWUSER) == 0)
         sb_die ("user namespaces are still allowed inside the sandbox; refusing to go on");
     }
+  (void) close (link->proc_fd);
+  link->proc_fd = -1;
 }

@@ -17,4 +17,4 @@ pid_t sb_namespaces_enter (SbPlan *plan, SbLink *link);
  * in place — the nested user namespace (the final uid/gid mapping, and
  * --disable-userns), --userns2, --assert-userns-disabled.  Dies on
  * failure. */
-void sb_namespaces_finish (const SbPlan *plan);
+void sb_namespaces_finish (const SbPlan *plan, SbLink *link);
