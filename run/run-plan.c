@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <gio/gio.h>
@@ -22,11 +23,12 @@
 #include "run/safe-dir.h"
 
 /* Directories of the sandbox's own layout: a filesystem grant may not
- * name them or anything below them. */
+ * name them or anything below them.  /tmp/.X11-unix too: X11 is never
+ * exposed, not even through filesystems=/tmp/.X11-unix (DESIGN.md). */
 static const char *const reserved_dirs[] = {
   "/usr", "/self", "/app", "/etc", "/var", "/proc", "/dev", "/run/user",
   "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/.xdg-app-info",
-  "/.flatpak-info", "/run/host",
+  "/.flatpak-info", "/run/host", "/tmp/.X11-unix",
 };
 
 /* Host variables an app may see, when set: locale and terminal. */
@@ -63,6 +65,36 @@ xa_run_plan_is_reserved (const char *path)
         return TRUE;
     }
   return FALSE;
+}
+
+#ifndef SYS_landlock_create_ruleset
+#define SYS_landlock_create_ruleset 444
+#endif
+#define XA_LANDLOCK_CREATE_RULESET_VERSION (1U << 0)
+/* Landlock ABI 6 brought the abstract-socket and signal scopes. */
+#define XA_LANDLOCK_ABI_SCOPES 6
+
+/* The second wall, for every app: Landlock keeps it from connecting to
+ * abstract sockets outside the sandbox (the X server at
+ * @/tmp/.X11-unix/XN, abstract D-Bus sockets: they live in the network
+ * namespace, which shared=network shares — flatpak#4702), from
+ * signalling host processes, and from using a directory fd from outside
+ * to walk out of its view.  On a kernel without the scopes the launcher
+ * applies what it can (--landlock-best-effort) and the user is told. */
+static void
+xa_run_plan_landlock (XaSandboxArgv   *argv,
+                      const XaRunSpec *spec,
+                      GPtrArray       *out_warnings)
+{
+  long abi = syscall (SYS_landlock_create_ruleset, NULL, 0, XA_LANDLOCK_CREATE_RULESET_VERSION);
+
+  xa_sandbox_argv_add (argv, "--scope-abstract-unix-sockets", "--scope-signals",
+                       "--landlock-fs", "--landlock-best-effort", NULL);
+  if (abi < XA_LANDLOCK_ABI_SCOPES && spec->grants->network)
+    g_ptr_array_add (out_warnings,
+                     g_strdup_printf ("this kernel has Landlock ABI %ld, not %d: with shared=network the app "
+                                      "can reach the host's abstract sockets, an X server's among them",
+                                      abi < 0 ? 0 : abi, XA_LANDLOCK_ABI_SCOPES));
 }
 
 static void
@@ -462,5 +494,6 @@ xa_run_plan_build (const XaRunSpec  *spec,
   xa_sandbox_argv_add (argv, "--symlink", ".xdg-app-info", "/.flatpak-info", NULL);
 
   xa_run_plan_env (argv, spec);
+  xa_run_plan_landlock (argv, spec, out_warnings);
   return g_steal_pointer (&argv);
 }

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/xa-env.sh"
 
-plan 19
+plan 20
 
 ARCH=$(uname -m)
 APP=org.test.Hello
@@ -139,7 +139,15 @@ if command -v Xvfb >/dev/null && [ -x "$T/platform/files/bin/xdpyinfo" ]; then
   else
     ok "x11: a client in the sandbox cannot reach the host's X server"
   fi
+  # The host's network namespace holds the X server's abstract socket
+  # @/tmp/.X11-unix/X87; Landlock's scope keeps it out of reach.
+  if xa run --share=network --env=DISPLAY=:87 --command=xdpyinfo $APP; then
+    fail "x11: not even with --share=network (abstract socket)" "$out"
+  else
+    ok "x11: not even with --share=network (abstract socket)"
+  fi
 else
+  skip "Xvfb or xdpyinfo is not installed"
   skip "Xvfb or xdpyinfo is not installed"
 fi
 

@@ -128,12 +128,14 @@ test_reserved_filesystem_ignored (Fixture       *f,
   xa_run_grants_add_filesystem (f->grants, "/usr/share", NULL, XA_RUN_FS_READ_WRITE);
   xa_run_grants_add_filesystem (f->grants, "/etc/../usr", NULL, XA_RUN_FS_READ_WRITE);
   xa_run_grants_add_filesystem (f->grants, "/", NULL, XA_RUN_FS_READ_ONLY);
+  xa_run_grants_add_filesystem (f->grants, "/tmp/.X11-unix", NULL, XA_RUN_FS_READ_WRITE);
   text = plan_text (f);
   g_assert_null (strstr (text, "--bind\n/usr/share\n"));
   g_assert_null (strstr (text, "--bind\n/usr\n/usr\n"));
   g_assert_nonnull (strstr (text, "WARNING filesystem '/usr/share' would cover"));
   g_assert_nonnull (strstr (text, "WARNING filesystem '/usr' would cover"));
   g_assert_nonnull (strstr (text, "WARNING filesystem '/' would cover"));
+  g_assert_nonnull (strstr (text, "WARNING filesystem '/tmp/.X11-unix' would cover"));
 }
 
 static void
