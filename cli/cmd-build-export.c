@@ -6,6 +6,7 @@
 #include <gio/gio.h>
 #include <glib/gi18n.h>
 
+#include "cli/cancel.h"
 #include "cli/commands.h"
 #include "cli/usage.h"
 #include "store/build-export.h"
@@ -94,7 +95,7 @@ xa_cmd_build_export (int            argc,
   options.gpg_key_ids = (const char *const *) o.gpg_sign;
   options.gpg_homedir = o.gpg_homedir;
   options.no_update_summary = o.no_update_summary;
-  if (!xa_build_export (&options, xa_cli_globals_get_cancellable (globals), &commit, error))
+  if (!xa_build_export (&options, xa_cli_get_cancellable (), &commit, error))
     return EXIT_FAILURE;
   g_print ("Commit: %s\n", commit);
   return EXIT_SUCCESS;

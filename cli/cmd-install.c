@@ -7,6 +7,7 @@
 #include <gio/gio.h>
 #include <glib/gi18n.h>
 
+#include "cli/cancel.h"
 #include "cli/commands.h"
 #include "cli/label.h"
 #include "cli/progress.h"
@@ -20,6 +21,41 @@
 #include "store/ref.h"
 #include "store/remote.h"
 #include "store/store-error.h"
+
+/* The refs (XaRef *) of remote @remote for this machine's arch, read from
+ * its summary and sorted.  Refs the store would refuse are left out. */
+static GPtrArray *
+list_remote_refs (XaInstallation  *inst,
+                  const char      *remote,
+                  GCancellable    *cancellable,
+                  GError         **error)
+{
+  g_autoptr(GHashTable) table = xa_remote_list_refs (inst, remote, cancellable, error);
+  g_autoptr(GPtrArray) refs = NULL;
+  const char *arch = xa_ref_get_default_arch ();
+  GHashTableIter iter;
+  gpointer key;
+
+  if (table == NULL)
+    return NULL;
+  refs = g_ptr_array_new_with_free_func ((GDestroyNotify) xa_ref_free);
+  g_hash_table_iter_init (&iter, table);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      XaRef *ref = xa_ref_parse (key, NULL);
+
+      if (ref == NULL)
+        continue;
+      if (strcmp (xa_ref_get_arch (ref), arch) != 0)
+        {
+          xa_ref_free (ref);
+          continue;
+        }
+      g_ptr_array_add (refs, ref);
+    }
+  xa_ref_match_sort (refs);
+  return g_steal_pointer (&refs);
+}
 
 static void
 print_warnings (GPtrArray *warnings)
@@ -66,7 +102,7 @@ install_ref (XaCliGlobals  *globals,
              GError       **error)
 {
   XaInstallation *inst = xa_cli_globals_get_installation (globals);
-  GCancellable *cancellable = xa_cli_globals_get_cancellable (globals);
+  GCancellable *cancellable = xa_cli_get_cancellable ();
   g_autofree char *label = xa_label_dup_ref (ref);
   g_autofree char *active = xa_installation_lookup_active (inst, ref);
   g_autoptr(XaProgress) progress = NULL;
@@ -122,7 +158,7 @@ resolve_in_remote (XaCliGlobals     *globals,
       !xa_metadata_validate_id (id, error) ||
       (branch != NULL && !xa_metadata_validate_branch (branch, error)))
     return NULL;
-  refs = xa_ref_match_list_remote (inst, remote, xa_cli_globals_get_cancellable (globals), error);
+  refs = list_remote_refs (inst, remote, xa_cli_get_cancellable (), error);
   if (refs == NULL)
     return NULL;
   where = g_strdup_printf (_("remote '%s'"), remote);

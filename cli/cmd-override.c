@@ -106,7 +106,7 @@ change_override (XaCliGlobals  *globals,
     {
       int saved_errno = errno;
 
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
                    _("cannot create '%s': %s"), xa_installation_get_path (inst),
                    g_strerror (saved_errno));
       return FALSE;

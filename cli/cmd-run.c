@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "cli/commands.h"
+#include "cli/programs.h"
 #include "policy/context.h"
 #include "policy/escape.h"
 #include "run/launch.h"
@@ -63,29 +64,6 @@ xa_cmd_run_context_group (XaRunOptions *o)
   return group;
 }
 
-/* The launcher: beside this program (installed, or both in the build
- * tree), else the configured libexec/bin directory. */
-static char *
-xa_cmd_run_find_launcher (void)
-{
-  g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
-  g_autofree char *dir = self != NULL ? g_path_get_dirname (self) : NULL;
-  const char *const candidates[] = {
-    dir != NULL ? "xdg-app-sandbox" : NULL,
-    dir != NULL ? "../sandbox/xdg-app-sandbox" : NULL,
-  };
-
-  for (gsize i = 0; i < G_N_ELEMENTS (candidates) && candidates[i] != NULL; i++)
-    {
-      g_autofree char *path = g_build_filename (dir, candidates[i], NULL);
-      g_autofree char *canonical = g_canonicalize_filename (path, NULL);
-
-      if (g_file_test (canonical, G_FILE_TEST_IS_EXECUTABLE))
-        return g_steal_pointer (&canonical);
-    }
-  return g_strdup (XA_BINDIR "/xdg-app-sandbox");
-}
-
 static void
 xa_cmd_run_print_warnings (XaLaunch *launch)
 {
@@ -127,7 +105,7 @@ xa_cmd_run_exec (XaCliGlobals  *g,
                  XaLaunch      *launch,
                  GError       **error)
 {
-  g_autofree char *launcher = xa_cmd_run_find_launcher ();
+  g_autofree char *launcher = xa_cli_find_program ("xdg-app-sandbox", "../sandbox", XA_BINDIR);
 
   xa_cmd_run_print_warnings (launch);
   if (xa_cli_globals_is_verbose (g))

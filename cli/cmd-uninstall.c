@@ -6,6 +6,7 @@
 #include <gio/gio.h>
 #include <glib/gi18n.h>
 
+#include "cli/cancel.h"
 #include "cli/commands.h"
 #include "cli/label.h"
 #include "cli/ref-match.h"
@@ -80,7 +81,7 @@ uninstall (XaCliGlobals              *globals,
     flags |= XA_UNINSTALL_FLAGS_DELETE_DATA;
   if (o->force)
     flags |= XA_UNINSTALL_FLAGS_FORCE;
-  if (!xa_uninstall_apply (inst, ref, flags, xa_cli_globals_get_cancellable (globals), error))
+  if (!xa_uninstall_apply (inst, ref, flags, xa_cli_get_cancellable (), error))
     return EXIT_FAILURE;
 
   label = xa_label_dup_ref (ref);

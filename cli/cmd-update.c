@@ -6,6 +6,7 @@
 #include <gio/gio.h>
 #include <glib/gi18n.h>
 
+#include "cli/cancel.h"
 #include "cli/commands.h"
 #include "cli/label.h"
 #include "cli/progress.h"
@@ -29,7 +30,7 @@ update_ref (XaCliGlobals  *globals,
             GError       **error)
 {
   XaInstallation *inst = xa_cli_globals_get_installation (globals);
-  GCancellable *cancellable = xa_cli_globals_get_cancellable (globals);
+  GCancellable *cancellable = xa_cli_get_cancellable ();
   g_autofree char *label = xa_label_dup_ref (ref);
   g_autoptr(XaDeployment) current = NULL;
   g_autoptr(XaProgress) progress = NULL;

@@ -49,8 +49,7 @@ int xa_cmd_build_init        (int argc, char **argv, XaCliGlobals *globals, GErr
 int xa_cmd_build_finish      (int argc, char **argv, XaCliGlobals *globals, GError **error);
 int xa_cmd_build_export      (int argc, char **argv, XaCliGlobals *globals, GError **error);
 
-/* Running: cli/cmd-run.c (the lead's).  main.c holds weak stand-ins that
- * say "not available yet" until these are linked in. */
+/* Running: cli/cmd-run.c */
 int xa_cmd_run               (int argc, char **argv, XaCliGlobals *globals, GError **error);
 int xa_cmd_build             (int argc, char **argv, XaCliGlobals *globals, GError **error);
 

@@ -1,10 +1,8 @@
 /* cli/globals.c — the global options, the installations they select, and
- * the Ctrl-C cancellable (see globals.h). */
-#include <signal.h>
+ * (see globals.h). */
 #include <unistd.h>
 
-#include <gio/gio.h>
-#include <glib-unix.h>
+#include <glib.h>
 #include <glib/gi18n.h>
 
 #include "cli/globals.h"
@@ -19,9 +17,6 @@ struct _XaCliGlobals
   XaInstallation *user;
   XaInstallation *system;
   XaInstallation *search_path[3];   /* borrowed from user/system; NULL-terminated */
-
-  GCancellable   *cancellable;      /* NULL until asked for */
-  GMainContext   *signal_context;   /* iterated by the signal thread */
 };
 
 XaCliGlobals *
@@ -37,8 +32,6 @@ xa_cli_globals_free (XaCliGlobals *self)
     return;
   g_clear_pointer (&self->user, xa_installation_unref);
   g_clear_pointer (&self->system, xa_installation_unref);
-  /* The signal thread runs until the process ends and keeps using its
-   * context and the cancellable: both are left to it. */
   g_free (self);
 }
 
@@ -121,47 +114,4 @@ gboolean
 xa_cli_globals_is_verbose (XaCliGlobals *self)
 {
   return self->opt_verbose;
-}
-
-/* Returning G_SOURCE_REMOVE drops GLib's handler, and with it the last
- * watch of SIGINT, so GLib puts back the default disposition: a second
- * Ctrl-C ends the process at once. */
-static gboolean
-on_sigint (gpointer user_data)
-{
-  GCancellable *cancellable = user_data;
-
-  g_cancellable_cancel (cancellable);
-  return G_SOURCE_REMOVE;
-}
-
-/* A blocking pull iterates a main context of its own, never the default
- * one, so the signal is watched from a context that this thread runs. */
-static gpointer
-signal_thread (gpointer user_data)
-{
-  GMainContext *context = user_data;
-
-  for (;;)
-    g_main_context_iteration (context, TRUE);
-  return NULL;
-}
-
-GCancellable *
-xa_cli_globals_get_cancellable (XaCliGlobals *self)
-{
-  g_autoptr(GSource) source = NULL;
-
-  if (self->cancellable != NULL)
-    return self->cancellable;
-
-  self->cancellable = g_cancellable_new ();
-  self->signal_context = g_main_context_new ();
-  /* The handler is installed here, before this returns: no window in
-   * which Ctrl-C would still kill the process outright. */
-  source = g_unix_signal_source_new (SIGINT);
-  g_source_set_callback (source, on_sigint, g_object_ref (self->cancellable), g_object_unref);
-  g_source_attach (source, self->signal_context);
-  g_thread_unref (g_thread_new ("sigint", signal_thread, self->signal_context));
-  return self->cancellable;
 }

@@ -9,7 +9,7 @@
  * after its own parse. */
 #pragma once
 
-#include <gio/gio.h>
+#include <glib.h>
 
 #include "store/installation.h"
 
@@ -41,11 +41,6 @@ XaInstallation *xa_cli_globals_get_installation (XaCliGlobals   *self);
 XaInstallation *const *xa_cli_globals_get_search_path (XaCliGlobals *self);
 
 gboolean        xa_cli_globals_is_verbose      (XaCliGlobals    *self);
-
-/* Cancelled by the first SIGINT; a second one ends the process as
- * SIGINT does.  The handler is installed on the first call, so a command
- * that never asks (`run`, which execs) keeps the default disposition. */
-GCancellable   *xa_cli_globals_get_cancellable (XaCliGlobals    *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (XaCliGlobals, xa_cli_globals_free)
 

@@ -1,16 +1,25 @@
 /* cli/main.c — `xdg-app`: the global options, the table of commands, and
  * the one place where an error is printed (STYLE.md §5).  Everything a
  * command does is in its cmd-*.c file; what it decides is in store/,
- * policy/ and run/. */
+ * policy/ and run/.
+ *
+ * Built twice.  `xdg-app` has no libostree in it, so that `run` starts
+ * without loading libostree and the sixty libraries behind it (10 ms of
+ * a 20 ms start); for a command that talks to a repository it execs
+ * `xdg-app-store` (libexecdir), which is this file built with
+ * XA_CLI_WITH_STORE and every command linked in. */
+#include <errno.h>
 #include <locale.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <gio/gio.h>
 #include <glib/gi18n.h>
 
 #include "cli/commands.h"
 #include "cli/globals.h"
+#include "cli/programs.h"
 #include "cli/usage.h"
 #include "policy/escape.h"
 
@@ -23,33 +32,41 @@ typedef struct
   const char    *description;   /* one line */
 } XaCommand;
 
+/* Commands that need libostree: in `xdg-app` they have no function, and
+ * xdg-app-store runs them. */
+#if XA_CLI_WITH_STORE
+#define STORE(func) func
+#else
+#define STORE(func) NULL
+#endif
+
 /* Every command, in the order `xdg-app --help` lists them.  The aliases
  * are the spellings users know from Flatpak. */
 static const XaCommand commands[] = {
-  { "add-repo", xa_cmd_add_repo, NULL, N_("Remote repositories"),
+  { "add-repo", STORE (xa_cmd_add_repo), NULL, N_("Remote repositories"),
     N_("Add a remote repository") },
-  { "delete-repo", xa_cmd_delete_repo, NULL, NULL,
+  { "delete-repo", STORE (xa_cmd_delete_repo), NULL, NULL,
     N_("Delete a remote repository") },
-  { "list-repos", xa_cmd_list_repos, NULL, NULL,
+  { "list-repos", STORE (xa_cmd_list_repos), NULL, NULL,
     N_("List the remote repositories") },
 
-  { "install", xa_cmd_install, NULL, N_("Installing"),
+  { "install", STORE (xa_cmd_install), NULL, N_("Installing"),
     N_("Install an app or a runtime from a remote") },
-  { "install-app", xa_cmd_install_app, NULL, NULL,
+  { "install-app", STORE (xa_cmd_install_app), NULL, NULL,
     N_("Install an app from a remote") },
-  { "install-runtime", xa_cmd_install_runtime, NULL, NULL,
+  { "install-runtime", STORE (xa_cmd_install_runtime), NULL, NULL,
     N_("Install a runtime from a remote") },
-  { "update", xa_cmd_update, NULL, NULL,
+  { "update", STORE (xa_cmd_update), NULL, NULL,
     N_("Update every installed app and runtime, or the ones named") },
-  { "update-app", xa_cmd_update_app, NULL, NULL,
+  { "update-app", STORE (xa_cmd_update_app), NULL, NULL,
     N_("Update an installed app") },
-  { "update-runtime", xa_cmd_update_runtime, NULL, NULL,
+  { "update-runtime", STORE (xa_cmd_update_runtime), NULL, NULL,
     N_("Update an installed runtime") },
-  { "uninstall", xa_cmd_uninstall, NULL, NULL,
+  { "uninstall", STORE (xa_cmd_uninstall), NULL, NULL,
     N_("Uninstall an app or a runtime") },
-  { "uninstall-app", xa_cmd_uninstall_app, NULL, NULL,
+  { "uninstall-app", STORE (xa_cmd_uninstall_app), NULL, NULL,
     N_("Uninstall an app") },
-  { "uninstall-runtime", xa_cmd_uninstall_runtime, NULL, NULL,
+  { "uninstall-runtime", STORE (xa_cmd_uninstall_runtime), NULL, NULL,
     N_("Uninstall a runtime") },
 
   { "list", xa_cmd_list, NULL, N_("Looking at what is installed"),
@@ -68,12 +85,12 @@ static const XaCommand commands[] = {
     N_("Run a command in a build directory, with the SDK as /usr") },
   { "build-finish", xa_cmd_build_finish, NULL, NULL,
     N_("Set the command and the permissions of a build, and its exports") },
-  { "build-export", xa_cmd_build_export, NULL, NULL,
+  { "build-export", STORE (xa_cmd_build_export), NULL, NULL,
     N_("Commit a build directory to an OSTree repository") },
 
-  { "remote-add", xa_cmd_add_repo, "add-repo", N_("Flatpak's names"), NULL },
-  { "remote-delete", xa_cmd_delete_repo, "delete-repo", NULL, NULL },
-  { "remotes", xa_cmd_list_repos, "list-repos", NULL, NULL },
+  { "remote-add", STORE (xa_cmd_add_repo), "add-repo", N_("Flatpak's names"), NULL },
+  { "remote-delete", STORE (xa_cmd_delete_repo), "delete-repo", NULL, NULL },
+  { "remotes", STORE (xa_cmd_list_repos), "list-repos", NULL, NULL },
 };
 
 static const XaCommand *
@@ -121,12 +138,29 @@ dup_help_description (void)
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
+/* Runs the whole command line again in xdg-app-store: it parses the same
+ * options, so every message reads as if this program had given it. */
+static int
+exec_store (char   **original_argv,
+            GError **error)
+{
+  g_autofree char *helper = xa_cli_find_program ("xdg-app-store", NULL, XA_LIBEXECDIR);
+  int saved_errno;
+
+  execv (helper, original_argv);
+  saved_errno = errno;
+  g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved_errno),
+               _("cannot run '%s': %s"), helper, g_strerror (saved_errno));
+  return EXIT_FAILURE;
+}
+
 /* Parses the options before the command name, then runs the command. */
 static int
 xa_cli_main (int      argc,
              char   **argv,
              GError **error)
 {
+  g_auto(GStrv) original_argv = g_strdupv (argv);
   g_autoptr(XaCliGlobals) globals = xa_cli_globals_new ();
   g_autoptr(GOptionContext) context = g_option_context_new (_("COMMAND [ARGUMENT…]"));
   g_autofree char *description = dup_help_description ();
@@ -179,6 +213,8 @@ xa_cli_main (int      argc,
                    _("unknown command '%s' (valid: %s)"), shown, valid);
       return EXIT_FAILURE;
     }
+  if (command->func == NULL)
+    return exec_store (original_argv, error);
   if (!xa_cli_globals_apply (globals, error))
     return EXIT_FAILURE;
   /* Every command's "Usage:" line, GOption's or not, starts with the
@@ -221,7 +257,10 @@ main (int    argc,
   if (error == NULL)
     return status;
 
+#if XA_CLI_WITH_STORE
+  /* libostree passes on errors from GPG agents and the like. */
   g_dbus_error_strip_remote_error (error);
+#endif
   message = dup_one_line (error->message);
   g_printerr (_("error: %s\n"), message);
   return EXIT_FAILURE;

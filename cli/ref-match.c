@@ -9,7 +9,6 @@
 #include "policy/metadata.h"
 #include "store/installation.h"
 #include "store/ref.h"
-#include "store/remote.h"
 #include "store/store-error.h"
 
 static gint
@@ -20,37 +19,10 @@ compare_refs (gconstpointer a,
                  xa_ref_get_string (*(const XaRef *const *) b));
 }
 
-GPtrArray *
-xa_ref_match_list_remote (XaInstallation  *inst,
-                          const char      *remote,
-                          GCancellable    *cancellable,
-                          GError         **error)
+void
+xa_ref_match_sort (GPtrArray *refs)
 {
-  g_autoptr(GHashTable) table = xa_remote_list_refs (inst, remote, cancellable, error);
-  g_autoptr(GPtrArray) refs = NULL;
-  const char *arch = xa_ref_get_default_arch ();
-  GHashTableIter iter;
-  gpointer key;
-
-  if (table == NULL)
-    return NULL;
-  refs = g_ptr_array_new_with_free_func ((GDestroyNotify) xa_ref_free);
-  g_hash_table_iter_init (&iter, table);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    {
-      XaRef *ref = xa_ref_parse (key, NULL);
-
-      if (ref == NULL)
-        continue;
-      if (strcmp (xa_ref_get_arch (ref), arch) != 0)
-        {
-          xa_ref_free (ref);
-          continue;
-        }
-      g_ptr_array_add (refs, ref);
-    }
   g_ptr_array_sort (refs, compare_refs);
-  return g_steal_pointer (&refs);
 }
 
 GPtrArray *

@@ -19,13 +19,9 @@ typedef enum
   XA_REF_MATCH_ANY     = XA_REF_MATCH_APP | XA_REF_MATCH_RUNTIME,
 } XaRefMatchKinds;
 
-/* The refs (XaRef *) of @kinds of remote @remote for this machine's
- * arch, read from its summary.  Refs the store would refuse are left
- * out. */
-GPtrArray *xa_ref_match_list_remote    (XaInstallation   *inst,
-                                        const char       *remote,
-                                        GCancellable     *cancellable,
-                                        GError          **error);
+/* Sorts @refs (XaRef *) by their strings. */
+void       xa_ref_match_sort           (GPtrArray        *refs);
+
 /* The installed refs of @inst, apps first, each sorted. */
 GPtrArray *xa_ref_match_list_installed (XaInstallation   *inst,
                                         GError          **error);

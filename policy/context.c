@@ -20,6 +20,7 @@
 #include <glib.h>
 #include <glib/gi18n.h>
 
+#include "policy/bus-name.h"
 #include "policy/context.h"
 #include "policy/escape.h"
 #include "policy/filesystem.h"
@@ -253,7 +254,7 @@ is_valid_bus_name (const char *name)
       prefix = g_strndup (name, strlen (name) - 2);
       name = prefix;
     }
-  return g_dbus_is_name (name) && !g_dbus_is_unique_name (name);
+  return xa_bus_name_is_well_known (name);
 }
 
 static gboolean

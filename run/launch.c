@@ -132,7 +132,7 @@ xa_launch_set_command (XaLaunch               *self,
     command = xa_metadata_get_command (self->metadata);
   if (command == NULL || command[0] == '\0')
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
                    "'%s' names no command; give one with --command=CMD", self->app_id);
       return FALSE;
     }
@@ -165,7 +165,7 @@ xa_launch_find_runtime (XaLaunch               *self,
 
   if (runtime == NULL)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
                    "metadata of '%s' names no %s", self->app_id, sdk ? "sdk" : "runtime");
       return FALSE;
     }

@@ -211,7 +211,7 @@ xa_run_plan_data (XaSandboxArgv    *argv,
   if (g_mkdir_with_parents (spec->data_dir, 0700) < 0)
     {
       int errsv = errno;
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
                    "data directory of '%s': %s", spec->app_id, g_strerror (errsv));
       return FALSE;
     }
@@ -219,7 +219,7 @@ xa_run_plan_data (XaSandboxArgv    *argv,
   if (data_fd < 0)
     {
       int errsv = errno;
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
                    "data directory of '%s': %s", spec->app_id, g_strerror (errsv));
       return FALSE;
     }
@@ -256,7 +256,7 @@ xa_run_plan_persistent (XaSandboxArgv    *argv,
   if (data_fd < 0)
     {
       int errsv = errno;
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
                    "data directory of '%s': %s", spec->app_id, g_strerror (errsv));
       return FALSE;
     }

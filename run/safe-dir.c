@@ -39,7 +39,7 @@ xa_safe_dir_ensure (int          base_fd,
 
   if (!xa_safe_dir_is_valid_relpath (relpath))
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
                    "'%s' is not a relative path without '.' or '..'", relpath);
       return -1;
     }
@@ -48,7 +48,7 @@ xa_safe_dir_ensure (int          base_fd,
   if (dir_fd < 0)
     {
       int errsv = errno;
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
                    "'%s': %s", relpath, g_strerror (errsv));
       return -1;
     }
@@ -71,11 +71,11 @@ xa_safe_dir_ensure (int          base_fd,
           (void) close (dir_fd);
           /* O_NOFOLLOW on a symlink: ELOOP, or ENOTDIR with O_PATH. */
           if (errsv == ELOOP || errsv == ENOTDIR)
-            g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_DIRECTORY,
+            g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOTDIR,
                          "'%s': '%s' is not a directory (a symlink is never followed)",
                          relpath, parts[i]);
           else
-            g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+            g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
                          "'%s': %s", relpath, g_strerror (errsv));
           return -1;
         }

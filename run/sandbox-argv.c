@@ -67,7 +67,7 @@ xa_sandbox_argv_sealed_memfd (const char  *name,
   if (fd < 0)
     {
       int errsv = errno;
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
                    "memfd for '%s': %s", name, g_strerror (errsv));
       return -1;
     }
@@ -81,7 +81,7 @@ xa_sandbox_argv_sealed_memfd (const char  *name,
         {
           int errsv = errno;
           (void) close (fd);
-          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+          g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
                        "writing '%s': %s", name, g_strerror (errsv));
           return -1;
         }
@@ -92,7 +92,7 @@ xa_sandbox_argv_sealed_memfd (const char  *name,
     {
       int errsv = errno;
       (void) close (fd);
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
                    "sealing '%s': %s", name, g_strerror (errsv));
       return -1;
     }
@@ -163,7 +163,7 @@ xa_sandbox_argv_exec (XaSandboxArgv      *self,
       if (flags < 0 || fcntl (fd, F_SETFD, flags & ~FD_CLOEXEC) < 0)
         {
           int errsv = errno;
-          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+          g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
                        "passing fd %d to the launcher: %s", fd, g_strerror (errsv));
           return FALSE;
         }
@@ -180,7 +180,7 @@ xa_sandbox_argv_exec (XaSandboxArgv      *self,
   execv (launcher, (char **) argv->pdata);
   {
     int errsv = errno;
-    g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
                  "cannot run the sandbox launcher '%s': %s", launcher, g_strerror (errsv));
   }
   return FALSE;

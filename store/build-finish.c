@@ -88,7 +88,7 @@ errno_error (GError     **error,
 {
   int errsv = errno;
 
-  g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+  g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
                "%s '%s': %s", what, path, g_strerror (errsv));
   return FALSE;
 }
@@ -343,13 +343,13 @@ xa_build_finish (const XaBuildFinishOptions  *opts,
   if (!g_file_test (files, G_FILE_TEST_IS_DIR) ||
       !g_file_test (metadata_path, G_FILE_TEST_IS_REGULAR))
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
                    _("'%s' is not a build directory; try: xdg-app build-init"), opts->dir);
       return FALSE;
     }
   if (g_file_test (export_path, G_FILE_TEST_EXISTS | G_FILE_TEST_IS_SYMLINK))
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS,
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
                    _("'%s' is already finished (it has 'export')"), opts->dir);
       return FALSE;
     }

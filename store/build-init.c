@@ -26,6 +26,7 @@
 
 #include "fsutil/atomic-file.h"
 #include "fsutil/autofd.h"
+#include "fsutil/remove-tree.h"
 #include "policy/metadata.h"
 #include "store/build-init.h"
 #include "store/deployment.h"
@@ -42,7 +43,7 @@ errno_error (GError     **error,
 {
   int errsv = errno;
 
-  g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
+  g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errsv),
                "%s '%s': %s", what, path, g_strerror (errsv));
   return FALSE;
 }
@@ -261,30 +262,8 @@ check_options (const XaBuildInitOptions  *opts,
 static void
 remove_stage (const char *stage)
 {
-  g_autoptr(GFile) file = NULL;
-  g_autoptr(GFileEnumerator) children = NULL;
-
-  if (stage == NULL)
-    return;
-  file = g_file_new_for_path (stage);
-  children = g_file_enumerate_children (file, "standard::name,standard::type",
-                                        G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
-  while (children != NULL)
-    {
-      GFileInfo *info;
-      GFile *child;
-
-      if (!g_file_enumerator_iterate (children, &info, &child, NULL, NULL) || info == NULL)
-        break;
-      if (g_file_info_get_file_type (info) == G_FILE_TYPE_DIRECTORY)
-        {
-          g_autofree char *path = g_file_get_path (child);
-          remove_stage (path);
-        }
-      else
-        (void) g_file_delete (child, NULL, NULL);
-    }
-  (void) g_file_delete (file, NULL, NULL);
+  if (stage != NULL)
+    (void) xa_remove_tree_at (AT_FDCWD, stage, stage, NULL);
 }
 
 gboolean
@@ -314,7 +293,7 @@ xa_build_init (const XaBuildInitOptions  *opts,
   metadata_path = g_build_filename (opts->dir, "metadata", NULL);
   if (g_file_test (files, G_FILE_TEST_EXISTS | G_FILE_TEST_IS_SYMLINK))
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS,
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
                    _("'%s' is already a build directory (it has 'files')"), opts->dir);
       return FALSE;
     }
@@ -353,7 +332,7 @@ xa_build_init (const XaBuildInitOptions  *opts,
     }
   else if (opts->var != NULL)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS,
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
                    _("'%s' exists; remove it to fill it from '%s'"), var, opts->var);
       return FALSE;
     }

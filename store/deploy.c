@@ -23,11 +23,13 @@
 
 #include "fsutil/atomic-file.h"
 #include "fsutil/autofd.h"
+#include "fsutil/errno-error.h"
 #include "policy/metadata.h"
 #include "store/deploy.h"
 #include "store/deployment.h"
 #include "store/exports.h"
 #include "store/installation.h"
+#include "store/repo.h"
 #include "store/ref.h"
 #include "store/remote.h"
 #include "store/store-error.h"
@@ -62,9 +64,9 @@ sync_path (const char *path,
   xa_autofd int fd = open (path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
   if (fd < 0)
-    return xa_store_error_set_errno (error, errno, _("cannot open '%s'"), path);
+    return xa_set_error_from_errno (error, errno, _("cannot open '%s'"), path);
   if ((whole_fs ? syncfs (fd) : fsync (fd)) != 0)
-    return xa_store_error_set_errno (error, errno, _("cannot sync '%s'"), path);
+    return xa_set_error_from_errno (error, errno, _("cannot sync '%s'"), path);
   return TRUE;
 }
 
@@ -266,7 +268,7 @@ check_out (XaInstallation *inst,
       !sync_path (tmp.path, TRUE, error))
     return FALSE;
   if (rename (tmp.path, final) != 0)
-    return xa_store_error_set_errno (error, errno, _("cannot rename into '%s'"), final);
+    return xa_set_error_from_errno (error, errno, _("cannot rename into '%s'"), final);
   g_clear_pointer (&tmp.path, g_free);
   return sync_path (base, FALSE, error);
 }
@@ -282,11 +284,11 @@ set_active (const char *base,
   g_autofree char *active = g_build_filename (base, "active", NULL);
 
   if (unlink (tmp) != 0 && errno != ENOENT)
-    return xa_store_error_set_errno (error, errno, _("cannot remove '%s'"), tmp);
+    return xa_set_error_from_errno (error, errno, _("cannot remove '%s'"), tmp);
   if (symlink (commit, tmp) != 0)
-    return xa_store_error_set_errno (error, errno, _("cannot create '%s'"), tmp);
+    return xa_set_error_from_errno (error, errno, _("cannot create '%s'"), tmp);
   if (rename (tmp, active) != 0)
-    return xa_store_error_set_errno (error, errno, _("cannot rename into '%s'"), active);
+    return xa_set_error_from_errno (error, errno, _("cannot rename into '%s'"), active);
   return sync_path (base, FALSE, error);
 }
 
@@ -321,7 +323,7 @@ ensure_data_dir (XaInstallation *inst,
 
   /* The app's /var: private to the user who runs it. */
   if (g_mkdir_with_parents (data, 0700) != 0)
-    return xa_store_error_set_errno (error, errno, _("cannot create '%s'"), data);
+    return xa_set_error_from_errno (error, errno, _("cannot create '%s'"), data);
   return TRUE;
 }
 
@@ -410,7 +412,7 @@ deploy (XaInstallation *inst,
 
   base = xa_installation_dup_deploy_base (inst, ref);
   if (g_mkdir_with_parents (base, 0755) != 0)
-    return xa_store_error_set_errno (error, errno, _("cannot create '%s'"), base);
+    return xa_set_error_from_errno (error, errno, _("cannot create '%s'"), base);
   final = g_build_filename (base, commit, NULL);
   if (!xa_installation_remove_leftovers (inst, ref, error))
     return FALSE;

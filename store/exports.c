@@ -37,6 +37,8 @@
 
 #include "fsutil/atomic-file.h"
 #include "fsutil/autofd.h"
+#include "fsutil/errno-error.h"
+#include "policy/bus-name.h"
 #include "policy/escape.h"
 #include "policy/metadata.h"
 #include "store/exports.h"
@@ -122,17 +124,6 @@ add_warning (GPtrArray  *warnings,
   g_ptr_array_add (warnings, xa_escape_for_terminal (message, -1));
 }
 
-static gboolean
-set_errno_error (GError    **error,
-                 int          errsv,
-                 const char  *what,
-                 const char  *path)
-{
-  g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errsv),
-               "%s '%s': %s", what, path, g_strerror (errsv));
-  return FALSE;
-}
-
 /* mkdir -p with every directory it creates made 0755, whatever the
  * umask: a system installation's exports are read by every user. */
 static gboolean
@@ -147,9 +138,9 @@ mkdir_readable (const char  *path,
   if (strcmp (parent, path) != 0 && !mkdir_readable (parent, error))
     return FALSE;
   if (mkdir (path, 0755) != 0 && errno != EEXIST)
-    return set_errno_error (error, errno, "mkdir", path);
+    return xa_set_error_from_errno (error, errno, "mkdir '%s'", path);
   if (chmod (path, 0755) != 0)
-    return set_errno_error (error, errno, "chmod", path);
+    return xa_set_error_from_errno (error, errno, "chmod '%s'", path);
   return TRUE;
 }
 
@@ -606,7 +597,7 @@ xa_exports_rewrite_service_file (const char  *app_id,
   expected = g_strndup (file_name, strlen (file_name) - MIN (strlen (file_name), strlen (".service")));
   name = g_key_file_get_string (keyfile, group, "Name", NULL);
   if (name == NULL || strcmp (name, expected) != 0 ||
-      !g_dbus_is_name (name) || g_dbus_is_unique_name (name))
+      !xa_bus_name_is_well_known (name))
     {
       g_set_error (error, XA_STORE_ERROR, XA_STORE_ERROR_INVALID_COMMIT,
                    _("'%s': [%s] Name must be the bus name '%s'"),
@@ -648,7 +639,7 @@ open_dir_nofollow (int          dfd,
 
   if (fd < 0)
     {
-      set_errno_error (error, errno, "dup", relpath);
+      xa_set_error_from_errno (error, errno, "dup '%s'", relpath);
       return -1;
     }
   for (gsize i = 0; parts[i] != NULL; i++)
@@ -658,7 +649,7 @@ open_dir_nofollow (int          dfd,
       fd = openat (parent, parts[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
       if (fd < 0)
         {
-          set_errno_error (error, errno, "open", relpath);
+          xa_set_error_from_errno (error, errno, "open '%s'", relpath);
           return -1;
         }
     }
@@ -680,12 +671,12 @@ read_regular_at (int          dfd,
   fd = openat (dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
   if (fd < 0)
     {
-      set_errno_error (error, errno, "open", name);
+      xa_set_error_from_errno (error, errno, "open '%s'", name);
       return NULL;
     }
   if (fstat (fd, &st) != 0)
     {
-      set_errno_error (error, errno, "stat", name);
+      xa_set_error_from_errno (error, errno, "stat '%s'", name);
       return NULL;
     }
   if (!S_ISREG (st.st_mode))
@@ -710,7 +701,7 @@ read_regular_at (int          dfd,
         continue;
       if (n < 0)
         {
-          set_errno_error (error, errno, "read", name);
+          xa_set_error_from_errno (error, errno, "read '%s'", name);
           return NULL;
         }
       if (n == 0)
@@ -828,7 +819,7 @@ export_dir_entries (ExportRun         *run,
    * gives stable warnings. */
   iter_fd = fcntl (dfd, F_DUPFD_CLOEXEC, 3);
   if (iter_fd < 0 || (dir = fdopendir (iter_fd)) == NULL)
-    return set_errno_error (error, errno, "opendir", relpath);
+    return xa_set_error_from_errno (error, errno, "opendir '%s'", relpath);
   iter_fd = -1;
   while ((dent = readdir (dir)) != NULL)
     if (strcmp (dent->d_name, ".") != 0 && strcmp (dent->d_name, "..") != 0)
@@ -854,7 +845,7 @@ export_dir_entries (ExportRun         *run,
           continue;
         }
       if (fstatat (dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
-        return set_errno_error (error, errno, "stat", child);
+        return xa_set_error_from_errno (error, errno, "stat '%s'", child);
 
       if (S_ISDIR (st.st_mode))
         {
@@ -867,7 +858,7 @@ export_dir_entries (ExportRun         *run,
             }
           child_fd = openat (dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
           if (child_fd < 0)
-            return set_errno_error (error, errno, "open", child);
+            return xa_set_error_from_errno (error, errno, "open '%s'", child);
           if (!export_dir_entries (run, tree, child_fd, child, depth + 1, error))
             return FALSE;
         }
@@ -895,7 +886,7 @@ collect_exports (ExportRun   *run,
   if (export_fd < 0 && errno == ENOENT)
     return TRUE;    /* an app with nothing to export */
   if (export_fd < 0)
-    return set_errno_error (error, errno, "open", export_path);
+    return xa_set_error_from_errno (error, errno, "open '%s'", export_path);
 
   for (gsize i = 0; i < G_N_ELEMENTS (export_trees); i++)
     {
@@ -905,7 +896,7 @@ collect_exports (ExportRun   *run,
 
       if (tree_fd < 0)
         {
-          if (!g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+          if (!g_error_matches (local_error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
             add_warning (run->warnings, _("'export/%s': %s; ignored"), tree->path, local_error->message);
           continue;
         }
@@ -925,7 +916,7 @@ fsync_dir (const char  *path,
   xa_autofd int fd = open (path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
   if (fd < 0 || fsync (fd) != 0)
-    return set_errno_error (error, errno, "fsync", path);
+    return xa_set_error_from_errno (error, errno, "fsync '%s'", path);
   return TRUE;
 }
 
@@ -965,17 +956,17 @@ symlink_replace_at (int          dfd,
         {
           if (errno == EEXIST)
             continue;
-          return set_errno_error (error, errno, "symlink", name);
+          return xa_set_error_from_errno (error, errno, "symlink '%s'", name);
         }
       if (renameat (dfd, tmp, dfd, name) != 0)
         {
           int errsv = errno;
           (void) unlinkat (dfd, tmp, 0);
-          return set_errno_error (error, errsv, "rename", name);
+          return xa_set_error_from_errno (error, errsv, "rename '%s'", name);
         }
       return TRUE;
     }
-  return set_errno_error (error, EEXIST, "symlink", name);
+  return xa_set_error_from_errno (error, EEXIST, "symlink '%s'", name);
 }
 
 static gboolean
@@ -991,16 +982,16 @@ rm_rf_at (int          dfd,
   if (unlinkat (dfd, name, 0) == 0 || errno == ENOENT)
     return TRUE;
   if (errno != EISDIR && errno != EPERM)
-    return set_errno_error (error, errno, "unlink", name);
+    return xa_set_error_from_errno (error, errno, "unlink '%s'", name);
   if (depth > EXPORTS_MAX_SWEEP_DEPTH)
-    return set_errno_error (error, ELOOP, "remove", name);
+    return xa_set_error_from_errno (error, ELOOP, "remove '%s'", name);
 
   fd = openat (dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0)
-    return set_errno_error (error, errno, "open", name);
+    return xa_set_error_from_errno (error, errno, "open '%s'", name);
   dir = fdopendir (fd);
   if (dir == NULL)
-    return set_errno_error (error, errno, "opendir", name);
+    return xa_set_error_from_errno (error, errno, "opendir '%s'", name);
   fd = -1;
   while ((dent = readdir (dir)) != NULL)
     {
@@ -1014,7 +1005,7 @@ rm_rf_at (int          dfd,
     }
   closedir (dir);
   if (unlinkat (dfd, name, AT_REMOVEDIR) != 0 && errno != ENOENT)
-    return set_errno_error (error, errno, "rmdir", name);
+    return xa_set_error_from_errno (error, errno, "rmdir '%s'", name);
   return TRUE;
 }
 
@@ -1071,7 +1062,7 @@ add_link (const char  *exports_root,
     return FALSE;
   dfd = open (abs_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (dfd < 0)
-    return set_errno_error (error, errno, "open", abs_dir);
+    return xa_set_error_from_errno (error, errno, "open '%s'", abs_dir);
 
   if (fstatat (dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
     {
@@ -1097,7 +1088,7 @@ add_link (const char  *exports_root,
         }
     }
   else if (errno != ENOENT)
-    return set_errno_error (error, errno, "stat", relpath);
+    return xa_set_error_from_errno (error, errno, "stat '%s'", relpath);
 
   return symlink_replace_at (dfd, target, name, error);
 }
@@ -1119,7 +1110,7 @@ sweep_dangling (int          dfd,
     return TRUE;
   fd = fcntl (dfd, F_DUPFD_CLOEXEC, 3);
   if (fd < 0 || (dir = fdopendir (fd)) == NULL)
-    return set_errno_error (error, errno, "opendir", relpath);
+    return xa_set_error_from_errno (error, errno, "opendir '%s'", relpath);
   fd = -1;
 
   while (ok && (dent = readdir (dir)) != NULL)
@@ -1151,7 +1142,7 @@ sweep_dangling (int          dfd,
                (target_is_ours (buf, depth + 1) &&
                 faccessat (dirfd (dir), name, F_OK, 0) != 0 && errno == ENOENT)) &&
               unlinkat (dirfd (dir), name, 0) != 0 && errno != ENOENT)
-            ok = set_errno_error (error, errno, "unlink", name);
+            ok = xa_set_error_from_errno (error, errno, "unlink '%s'", name);
         }
     }
   closedir (dir);
@@ -1168,7 +1159,7 @@ sweep_exports (const char  *exports_root,
   if (fd < 0 && errno == ENOENT)
     return TRUE;
   if (fd < 0)
-    return set_errno_error (error, errno, "open", share);
+    return xa_set_error_from_errno (error, errno, "open '%s'", share);
   /* Links below share/ are at depth 1 (share/NAME) and deeper. */
   return sweep_dangling (fd, "share", 0, error);
 }
@@ -1184,7 +1175,7 @@ remove_old_generations (const char  *app_dir,
   const char *name;
 
   if (fd < 0)
-    return set_errno_error (error, errno, "open", app_dir);
+    return xa_set_error_from_errno (error, errno, "open '%s'", app_dir);
   dir = g_dir_open (app_dir, 0, error);
   if (dir == NULL)
     return FALSE;
@@ -1240,9 +1231,9 @@ xa_exports_update_at (const char  *exports_root,
     return FALSE;
   gen_path = g_build_filename (app_dir, "gen-XXXXXX", NULL);
   if (g_mkdtemp_full (gen_path, 0755) == NULL)
-    return set_errno_error (error, errno, "mkdir", gen_path);
+    return xa_set_error_from_errno (error, errno, "mkdir '%s'", gen_path);
   if (chmod (gen_path, 0755) != 0)
-    return set_errno_error (error, errno, "chmod", gen_path);
+    return xa_set_error_from_errno (error, errno, "chmod '%s'", gen_path);
   gen_name = g_path_get_basename (gen_path);
 
   run.app_id = app_id;
@@ -1264,11 +1255,11 @@ xa_exports_update_at (const char  *exports_root,
   /* The flip: from here on readers see the new set. */
   app_fd = open (app_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (app_fd < 0)
-    return set_errno_error (error, errno, "open", app_dir);
+    return xa_set_error_from_errno (error, errno, "open '%s'", app_dir);
   if (!symlink_replace_at (app_fd, gen_name, EXPORTS_CURRENT, error))
     return FALSE;
   if (fsync (app_fd) != 0)
-    return set_errno_error (error, errno, "fsync", app_dir);
+    return xa_set_error_from_errno (error, errno, "fsync '%s'", app_dir);
 
   if (!sweep_exports (exports_root, error) ||
       !remove_old_generations (app_dir, gen_name, error))
@@ -1298,25 +1289,25 @@ xa_exports_remove_at (const char  *exports_root,
   if (by_app_fd < 0 && errno == ENOENT)
     return sweep_exports (exports_root, error);
   if (by_app_fd < 0)
-    return set_errno_error (error, errno, "open", by_app);
+    return xa_set_error_from_errno (error, errno, "open '%s'", by_app);
 
   /* Dropping `current` makes every link of the app dangle at once. */
   app_fd = openat (by_app_fd, app_id, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (app_fd >= 0)
     {
       if (unlinkat (app_fd, EXPORTS_CURRENT, 0) != 0 && errno != ENOENT)
-        return set_errno_error (error, errno, "unlink", EXPORTS_CURRENT);
+        return xa_set_error_from_errno (error, errno, "unlink '%s'", EXPORTS_CURRENT);
       if (fsync (app_fd) != 0)
-        return set_errno_error (error, errno, "fsync", app_id);
+        return xa_set_error_from_errno (error, errno, "fsync '%s'", app_id);
     }
   else if (errno != ENOENT)
-    return set_errno_error (error, errno, "open", app_id);
+    return xa_set_error_from_errno (error, errno, "open '%s'", app_id);
 
   if (!sweep_exports (exports_root, error) ||
       !rm_rf_at (by_app_fd, app_id, 0, error))
     return FALSE;
   if (fsync (by_app_fd) != 0)
-    return set_errno_error (error, errno, "fsync", by_app);
+    return xa_set_error_from_errno (error, errno, "fsync '%s'", by_app);
   return TRUE;
 }
 

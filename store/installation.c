@@ -1,9 +1,9 @@
 /* store/installation.c — where an installation lives and how it is laid
- * out (see installation.h), its OSTree repository, its lock, and the one
- * way to remove a tree below it.  Trusts: the base directory it is given.
+ * out (see installation.h), its lock, and the one way to remove a tree
+ * below it.  No libostree here: `xdg-app run` reads installations without
+ * loading it (store/repo.c opens the repository).  Trusts: the base directory it is given.
  * Trusts nothing below app/ID/data/, which the app itself writes: trees
  * are removed without following symlinks. */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -14,21 +14,22 @@
 #include <gio/gio.h>
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
-#include <ostree.h>
 
 #include "fsutil/autofd.h"
+#include "fsutil/errno-error.h"
+#include "fsutil/remove-tree.h"
 #include "store/installation.h"
+#include "store/installation-private.h"
 #include "store/ref.h"
 #include "store/store-error.h"
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (DIR, closedir)
 
 struct _XaInstallation
 {
   gint ref_count;
   char *path;
   XaInstallationScope scope;
-  OstreeRepo *repo;   /* opened by xa_installation_ensure_repo */
+  gpointer repo;      /* an OstreeRepo, opened by store/repo.c */
+  GDestroyNotify repo_free;
 };
 
 struct _XaInstallationLock
@@ -82,7 +83,8 @@ xa_installation_unref (XaInstallation *self)
 {
   if (self == NULL || !g_atomic_int_dec_and_test (&self->ref_count))
     return;
-  g_clear_object (&self->repo);
+  if (self->repo != NULL)
+    self->repo_free (self->repo);
   g_free (self->path);
   g_free (self);
 }
@@ -125,8 +127,8 @@ xa_installation_check_writable (XaInstallation *self,
   return TRUE;
 }
 
-static gboolean
-ensure_layout (XaInstallation *self,
+gboolean
+xa_installation_ensure_layout (XaInstallation *self,
                GError **error)
 {
   for (gsize i = 0; i < G_N_ELEMENTS (layout_dirs); i++)
@@ -134,47 +136,25 @@ ensure_layout (XaInstallation *self,
       g_autofree char *dir = g_build_filename (self->path, layout_dirs[i], NULL);
 
       if (g_mkdir_with_parents (dir, 0755) != 0)
-        return xa_store_error_set_errno (error, errno, _("cannot create '%s'"), dir);
+        return xa_set_error_from_errno (error, errno, _("cannot create '%s'"), dir);
     }
   return TRUE;
 }
 
-/* Opens the repository, creating the installation first when this process
- * may change it.  ostree_repo_create_at() is idempotent and writes objects/
- * last, so a creation killed half-way is completed by the next call.
- * Returns a borrowed repository. */
-OstreeRepo *
-xa_installation_ensure_repo (XaInstallation *self,
-                             GCancellable *cancellable,
-                             GError **error)
+gpointer
+xa_installation_get_cached_repo (XaInstallation *self)
 {
-  g_autofree char *repo_path = NULL;
-  g_autoptr(OstreeRepo) repo = NULL;
-
-  if (self->repo != NULL)
-    return self->repo;
-
-  repo_path = g_build_filename (self->path, "repo", NULL);
-  if (self->scope == XA_INSTALLATION_USER || geteuid () == 0)
-    {
-      if (!ensure_layout (self, error))
-        return NULL;
-      /* Flatpak uses bare-user-only for every new installation: no
-       * xattrs, no ownership, no setuid bits; what a user may check out. */
-      repo = ostree_repo_create_at (AT_FDCWD, repo_path,
-                                    OSTREE_REPO_MODE_BARE_USER_ONLY, NULL,
-                                    cancellable, error);
-    }
-  else
-    repo = ostree_repo_open_at (AT_FDCWD, repo_path, cancellable, error);
-
-  if (repo == NULL)
-    {
-      g_prefix_error (error, _("installation '%s': "), self->path);
-      return NULL;
-    }
-  self->repo = g_steal_pointer (&repo);
   return self->repo;
+}
+
+void
+xa_installation_set_cached_repo (XaInstallation *self,
+                                 gpointer repo,
+                                 GDestroyNotify repo_free)
+{
+  g_return_if_fail (self->repo == NULL);
+  self->repo = repo;
+  self->repo_free = repo_free;
 }
 
 /* One change at a time per installation: deploy, uninstall and prune hold
@@ -188,19 +168,19 @@ xa_installation_lock (XaInstallation *self,
   xa_autofd int fd = -1;
   XaInstallationLock *lock;
 
-  if (!ensure_layout (self, error))
+  if (!xa_installation_ensure_layout (self, error))
     return NULL;
 
   fd = open (path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0)
     {
-      xa_store_error_set_errno (error, errno, _("cannot open '%s'"), path);
+      xa_set_error_from_errno (error, errno, _("cannot open '%s'"), path);
       return NULL;
     }
   while (flock (fd, LOCK_EX) != 0)
     if (errno != EINTR)
       {
-        xa_store_error_set_errno (error, errno, _("cannot lock '%s'"), path);
+        xa_set_error_from_errno (error, errno, _("cannot lock '%s'"), path);
         return NULL;
       }
 
@@ -258,7 +238,7 @@ xa_installation_lookup_active (XaInstallation *self,
   g_autofree char *target = g_file_read_link (active, NULL);
   g_autofree char *dir = NULL;
 
-  if (target == NULL || !ostree_validate_checksum_string (target, NULL))
+  if (target == NULL || !xa_ref_is_commit (target))
     return NULL;
   dir = g_build_filename (base, target, NULL);
   if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
@@ -378,53 +358,6 @@ xa_installation_list_refs (XaInstallation *self,
   return g_steal_pointer (&refs);
 }
 
-/* Removes @name below the directory @dfd, which @path names (for
- * messages).  Symlinks are removed, never followed; O_NOFOLLOW on every
- * open keeps a link swapped in by the app from leading us elsewhere. */
-static gboolean
-remove_at (int dfd,
-           const char *name,
-           const char *path,
-           GError **error)
-{
-  g_autoptr(DIR) dir = NULL;
-  struct dirent *entry;
-  xa_autofd int fd = -1;
-
-  if (unlinkat (dfd, name, 0) == 0 || errno == ENOENT)
-    return TRUE;
-  if (errno != EISDIR && errno != EPERM)
-    return xa_store_error_set_errno (error, errno, _("cannot remove '%s'"), path);
-
-  fd = openat (dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0)
-    return xa_store_error_set_errno (error, errno, _("cannot open '%s'"), path);
-  dir = fdopendir (fd);
-  if (dir == NULL)
-    return xa_store_error_set_errno (error, errno, _("cannot open '%s'"), path);
-  /* The DIR owns the descriptor now. */
-  (void) g_steal_fd (&fd);
-  /* An app may have made a directory in its data read-only. */
-  (void) fchmod (dirfd (dir), 0700);
-
-  while ((errno = 0, entry = readdir (dir)) != NULL)
-    {
-      g_autofree char *child = NULL;
-
-      if (strcmp (entry->d_name, ".") == 0 || strcmp (entry->d_name, "..") == 0)
-        continue;
-      child = g_build_filename (path, entry->d_name, NULL);
-      if (!remove_at (dirfd (dir), entry->d_name, child, error))
-        return FALSE;
-    }
-  if (errno != 0)
-    return xa_store_error_set_errno (error, errno, _("cannot read '%s'"), path);
-
-  if (unlinkat (dfd, name, AT_REMOVEDIR) != 0 && errno != ENOENT)
-    return xa_store_error_set_errno (error, errno, _("cannot remove '%s'"), path);
-  return TRUE;
-}
-
 /* Removes @path and everything below it; a missing @path is no error.
  * @path must lie inside this installation: a caller's slip cannot remove
  * anything else. */
@@ -445,8 +378,8 @@ xa_installation_remove_tree (XaInstallation *self,
   name = g_path_get_basename (path);
   dfd = open (parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dfd < 0)
-    return errno == ENOENT ? TRUE : xa_store_error_set_errno (error, errno, _("cannot open '%s'"), parent);
-  return remove_at (dfd, name, path, error);
+    return errno == ENOENT ? TRUE : xa_set_error_from_errno (error, errno, _("cannot open '%s'"), parent);
+  return xa_remove_tree_at (dfd, name, path, error);
 }
 
 /* Names a killed deploy or removal leaves in BASE/KIND/ID/ARCH/BRANCH:
@@ -484,14 +417,14 @@ remove_entries (XaInstallation *self,
           continue;
         }
       if (!deployments || g_strcmp0 (name, keep) == 0 ||
-          !ostree_validate_checksum_string (name, NULL))
+          !xa_ref_is_commit (name))
         continue;
       /* Renamed first, so that a removal cut short never leaves a
        * half-empty COMMIT directory that a later deploy would reuse. */
       doomed = g_strdup_printf ("%s/.%s.tmp-%06x", base, name,
                                 g_random_int_range (0, 0x1000000));
       if (rename (path, doomed) != 0)
-        return xa_store_error_set_errno (error, errno, _("cannot rename '%s'"), path);
+        return xa_set_error_from_errno (error, errno, _("cannot rename '%s'"), path);
       if (!xa_installation_remove_tree (self, doomed, error))
         return FALSE;
     }

@@ -12,7 +12,6 @@
 #pragma once
 
 #include <gio/gio.h>
-#include <ostree.h>
 
 #include "store/ref.h"
 
@@ -40,8 +39,9 @@ XaInstallationScope xa_installation_get_scope        (XaInstallation      *self)
 gboolean            xa_installation_has_repo         (XaInstallation      *self);
 gboolean            xa_installation_check_writable   (XaInstallation      *self,
                                                       GError             **error);
-OstreeRepo         *xa_installation_ensure_repo      (XaInstallation      *self,
-                                                      GCancellable        *cancellable,
+/* Creates app/, runtime/, exports/ and overrides/ (store/repo.c creates
+ * repo/ after them). */
+gboolean            xa_installation_ensure_layout    (XaInstallation      *self,
                                                       GError             **error);
 XaInstallationLock *xa_installation_lock             (XaInstallation      *self,
                                                       GError             **error);

@@ -263,3 +263,14 @@ xa_ref_get_default_arch (void)
   /* Interned: the caller borrows it for the life of the process. */
   return g_intern_string (uts.machine);
 }
+
+gboolean
+xa_ref_is_commit (const char *name)
+{
+  gsize i;
+
+  for (i = 0; name[i] != '\0'; i++)
+    if (!g_ascii_isdigit (name[i]) && !(name[i] >= 'a' && name[i] <= 'f'))
+      return FALSE;
+  return i == 64;
+}

@@ -34,6 +34,9 @@ gboolean    xa_ref_equal             (const XaRef     *a,
 
 const char *xa_ref_kind_to_string    (XaMetadataKind   kind);
 const char *xa_ref_get_default_arch  (void);
+/* Whether @name is a commit checksum as OSTree writes it: 64 lowercase
+ * hex digits (the names of deployment directories). */
+gboolean    xa_ref_is_commit         (const char      *name);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (XaRef, xa_ref_free)
 

@@ -13,6 +13,7 @@
 #include "policy/escape.h"
 #include "store/deployment.h"
 #include "store/installation.h"
+#include "store/repo.h"
 #include "store/ref.h"
 #include "store/remote.h"
 #include "store/store-error.h"

@@ -36,26 +36,6 @@ xa_store_error_flatten (GError *error)
   error->message = g_string_free (g_steal_pointer (&flat), FALSE);
 }
 
-/* Sets a G_IO_ERROR for @saved_errno: "FORMAT: strerror".  @format names
- * the action and the path, "cannot open '%s'".  Returns FALSE, for
- * `return xa_store_error_set_errno (…);`. */
-gboolean
-xa_store_error_set_errno (GError **error,
-                          int saved_errno,
-                          const char *format,
-                          ...)
-{
-  g_autofree char *what = NULL;
-  va_list args;
-
-  va_start (args, format);
-  what = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved_errno),
-               "%s: %s", what, g_strerror (saved_errno));
-  return FALSE;
-}
-
 /* XA_STORE_ERROR_NOT_INSTALLED: "'ID' is not installed" for an app,
  * "runtime 'ID/ARCH/BRANCH' is not installed" for a runtime. */
 gboolean

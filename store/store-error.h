@@ -27,10 +27,6 @@ typedef enum
 
 GQuark   xa_store_error_quark     (void);
 void     xa_store_error_flatten   (GError      *error);
-gboolean xa_store_error_set_errno (GError     **error,
-                                   int          saved_errno,
-                                   const char  *format,
-                                   ...) G_GNUC_PRINTF (3, 4);
 gboolean xa_store_error_set_not_installed (GError        **error,
                                            XaMetadataKind  kind,
                                            const char     *name);

@@ -13,10 +13,12 @@
 #include <ostree.h>
 
 #include "fsutil/autofd.h"
+#include "fsutil/errno-error.h"
 #include "policy/metadata.h"
 #include "store/deployment.h"
 #include "store/exports.h"
 #include "store/installation.h"
+#include "store/repo.h"
 #include "store/ref.h"
 #include "store/store-error.h"
 #include "store/uninstall.h"
@@ -62,7 +64,7 @@ dup_origins (const char *base)
       g_autoptr(GKeyFile) info = g_key_file_new ();
       g_autofree char *origin = NULL;
 
-      if (!ostree_validate_checksum_string (name, NULL) ||
+      if (!xa_ref_is_commit (name) ||
           !g_key_file_load_from_file (info, path, G_KEY_FILE_NONE, NULL))
         continue;
       origin = g_key_file_get_string (info, "Deploy", "origin", NULL);
@@ -81,12 +83,12 @@ remove_active (const char *base,
   xa_autofd int fd = -1;
 
   if (unlink (active) != 0 && errno != ENOENT)
-    return xa_store_error_set_errno (error, errno, _("cannot remove '%s'"), active);
+    return xa_set_error_from_errno (error, errno, _("cannot remove '%s'"), active);
   fd = open (base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0)
-    return xa_store_error_set_errno (error, errno, _("cannot open '%s'"), base);
+    return xa_set_error_from_errno (error, errno, _("cannot open '%s'"), base);
   if (fsync (fd) != 0)
-    return xa_store_error_set_errno (error, errno, _("cannot sync '%s'"), base);
+    return xa_set_error_from_errno (error, errno, _("cannot sync '%s'"), base);
   return TRUE;
 }
 

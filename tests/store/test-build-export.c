@@ -221,10 +221,10 @@ test_build_dir_layout (void)
 
   /* Neither step runs twice over a directory. */
   g_assert_false (xa_build_init (&again, &error));
-  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS);
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_EXIST);
   g_clear_error (&error);
   g_assert_false (xa_build_finish (&finish_again, NULL, &error));
-  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_EXISTS);
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_EXIST);
 }
 
 static void

@@ -12,6 +12,7 @@
 #include "store/deploy.h"
 #include "store/deployment.h"
 #include "store/installation.h"
+#include "store/repo.h"
 #include "store/pull.h"
 #include "store/ref.h"
 #include "store/store-error.h"

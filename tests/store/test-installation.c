@@ -7,6 +7,7 @@
 #include <glib/gstdio.h>
 
 #include "store/installation.h"
+#include "store/repo.h"
 #include "store/ref.h"
 #include "store/store-error.h"
 #include "tests/store/served-repo.h"

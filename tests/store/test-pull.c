@@ -8,6 +8,7 @@
 
 #include "store/deploy.h"
 #include "store/installation.h"
+#include "store/repo.h"
 #include "store/pull.h"
 #include "store/ref.h"
 #include "store/remote.h"

@@ -7,6 +7,7 @@
 #include <ostree.h>
 
 #include "store/installation.h"
+#include "store/repo.h"
 #include "store/ref.h"
 #include "store/remote.h"
 #include "store/store-error.h"
