@@ -203,13 +203,27 @@ sb_seccomp_profile_rules (size_t *out_n)
   return sb_seccomp_rules;
 }
 
+static const SbSeccompProfileName sb_seccomp_profile_names_table[] = {
+  { "default", SB_SECCOMP_PROFILE_DEFAULT },
+  { "devel", SB_SECCOMP_PROFILE_DEVEL },
+};
+
+const SbSeccompProfileName *
+sb_seccomp_profile_list (size_t *out_n)
+{
+  *out_n = sizeof sb_seccomp_profile_names_table / sizeof sb_seccomp_profile_names_table[0];
+  return sb_seccomp_profile_names_table;
+}
+
 unsigned int
 sb_seccomp_profile_lookup (const char *name)
 {
-  if (strcmp (name, "default") == 0)
-    return SB_SECCOMP_PROFILE_DEFAULT;
-  if (strcmp (name, "devel") == 0)
-    return SB_SECCOMP_PROFILE_DEVEL;
+  size_t n;
+  const SbSeccompProfileName *list = sb_seccomp_profile_list (&n);
+
+  for (size_t i = 0; i < n; i++)
+    if (strcmp (name, list[i].name) == 0)
+      return list[i].bit;
   return 0;
 }
 

@@ -1,6 +1,8 @@
 /* sandbox/seccomp-profile.h — the project's seccomp profiles: one table of
  * refused system calls, a reason per row, and the compiler that turns a
- * profile into classic BPF with libseccomp. */
+ * profile into classic BPF with libseccomp.  Used at build time (by
+ * sandbox/seccomp-gen) and by the tests; the launcher itself installs the
+ * programs compiled then (sandbox/seccomp-compiled.h). */
 #pragma once
 
 #include <linux/filter.h>
@@ -45,6 +47,15 @@ typedef struct
 
 /* The table, in one piece; *out_n is its length. */
 const SbSeccompRule *sb_seccomp_profile_rules (size_t *out_n);
+
+/* Every profile by name, in the order --help lists them. */
+typedef struct
+{
+  const char   *name;
+  unsigned int  bit;   /* SbSeccompProfile */
+} SbSeccompProfileName;
+
+const SbSeccompProfileName *sb_seccomp_profile_list (size_t *out_n);
 
 /* The SbSeccompProfile bit for NAME, or 0 if there is no such profile. */
 unsigned int sb_seccomp_profile_lookup (const char *name);

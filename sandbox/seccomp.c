@@ -10,9 +10,11 @@
  *
  * Trusts: the caller for the content of its filters (bubblewrap's contract:
  * a classic BPF program, the whole of the fd, 8 bytes per instruction); the
- * kernel to validate them when they are installed.  Nothing of libseccomp
- * runs after sb_seccomp_prepare, which happens before the first namespace:
- * the apply step only hands finished programs to seccomp(2). */
+ * kernel to validate them when they are installed; the build, for the
+ * profiles (compiled from sandbox/seccomp-profile.c's table by
+ * sandbox/seccomp-gen, checked against the kernel by the tests).  No
+ * libseccomp here: the apply step only hands finished programs to
+ * seccomp(2). */
 #include "sandbox/seccomp.h"
 
 #include <errno.h>
@@ -20,18 +22,19 @@
 #include <linux/seccomp.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "sandbox/cleanup.h"
 #include "sandbox/die.h"
-#include "sandbox/seccomp-profile.h"
+#include "sandbox/seccomp-compiled.h"
 
 /* One program to install. */
 typedef struct
 {
-  struct sock_filter *insns;
-  size_t              len;   /* instructions */
-  char               *what;  /* for messages: "profile 'default'" */
+  const struct sock_filter *insns;
+  size_t                    len;   /* instructions */
+  char                     *what;  /* for messages: "profile 'default'" */
 } SbSeccompProgram;
 
 /* What sb_seccomp_prepare leaves in the plan: the programs, in the order
@@ -46,16 +49,34 @@ struct SbSeccompPrepared
 /* The kernel refuses longer programs (BPF_MAXINSNS). */
 #define SB_SECCOMP_MAX_BYTES (BPF_MAXINSNS * sizeof (struct sock_filter))
 
+static const SbSeccompCompiled *
+sb_seccomp_compiled_lookup (const char *name)
+{
+  for (const SbSeccompCompiled *c = sb_seccomp_compiled; c->name != NULL; c++)
+    if (strcmp (c->name, name) == 0)
+      return c;
+  return NULL;
+}
+
 bool
 sb_seccomp_profile_exists (const char *name)
 {
-  return sb_seccomp_profile_lookup (name) != 0;
+  return sb_seccomp_compiled_lookup (name) != NULL;
 }
 
 const char *
 sb_seccomp_profile_names (void)
 {
-  return "default, devel";
+  static char names[128];
+
+  if (names[0] == '\0')
+    for (const SbSeccompCompiled *c = sb_seccomp_compiled; c->name != NULL; c++)
+      {
+        if (c != sb_seccomp_compiled)
+          strncat (names, ", ", sizeof names - strlen (names) - 1);
+        strncat (names, c->name, sizeof names - strlen (names) - 1);
+      }
+  return names;
 }
 
 /* Reads the whole of FD, as bubblewrap does, and checks that it is a
@@ -110,13 +131,14 @@ sb_seccomp_prepare (SbPlan *plan)
 
   if (plan->seccomp_profile != NULL)
     {
-      unsigned int profile = sb_seccomp_profile_lookup (plan->seccomp_profile);
+      const SbSeccompCompiled *profile = sb_seccomp_compiled_lookup (plan->seccomp_profile);
       SbSeccompProgram *prog = &prep->programs[prep->n_programs++];
 
-      if (profile == 0)
+      if (profile == NULL)
         sb_die ("unknown seccomp profile '%s' (valid: %s)",
                 plan->seccomp_profile, sb_seccomp_profile_names ());
-      prog->insns = sb_seccomp_profile_compile (profile, &prog->len);
+      prog->insns = profile->insns;
+      prog->len = profile->len;
       prog->what = sb_xasprintf ("profile '%s'", plan->seccomp_profile);
     }
 
@@ -140,7 +162,8 @@ sb_seccomp_install (const SbSeccompProgram *prog)
 {
   struct sock_fprog fprog = {
     .len = (unsigned short) prog->len,
-    .filter = prog->insns,
+    /* The kernel only reads the program; sock_fprog predates const. */
+    .filter = (struct sock_filter *) prog->insns,
   };
 
   if (syscall (SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &fprog) == 0)

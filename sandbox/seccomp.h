@@ -12,7 +12,7 @@ bool        sb_seccomp_profile_exists (const char *name);
 /* "default, devel": for the error that lists the valid names. */
 const char *sb_seccomp_profile_names (void);
 
-/* Reads every caller filter fd and, if a profile is named, builds it, all
+/* Reads every caller filter fd and, if a profile is named, finds it, all
  * before the first namespace is made, so a bad filter fails early.  The
  * fds are closed.  Dies on failure. */
 void        sb_seccomp_prepare (SbPlan *plan);

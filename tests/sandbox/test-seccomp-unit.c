@@ -37,6 +37,7 @@
 
 #include "sandbox/caps.h"
 #include "sandbox/plan.h"
+#include "sandbox/seccomp-compiled.h"
 #include "sandbox/seccomp-profile.h"
 #include "sandbox/seccomp.h"
 
@@ -555,9 +556,19 @@ test_table_shape (void)
       struct sock_filter *insns
         = sb_seccomp_profile_compile (test_profiles[i].bit, &len);
 
+      const SbSeccompCompiled *built = NULL;
+
       tap_ok (insns != NULL && len > 0 && len <= BPF_MAXINSNS,
               "profile '%s' compiles to %zu BPF instructions",
               test_profiles[i].name, len);
+      /* The launcher installs what the build compiled: the same program. */
+      for (const SbSeccompCompiled *c = sb_seccomp_compiled; c->name != NULL; c++)
+        if (strcmp (c->name, test_profiles[i].name) == 0)
+          built = c;
+      tap_ok (built != NULL && built->len == len
+              && memcmp (built->insns, insns, len * sizeof *insns) == 0,
+              "profile '%s': the build's program is what libseccomp compiles now",
+              test_profiles[i].name);
       free (insns);
     }
 }
