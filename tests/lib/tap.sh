@@ -154,6 +154,26 @@ trap 'exit 143' TERM
 T=$(mktemp -d "${TMPDIR:-/tmp}/xa-test.XXXXXXXX") || bail_out "cannot create a temporary directory"
 chmod 0755 "$T"
 
+# start_xvfb: an X server on the host on a display it picks itself (a
+# fixed number collides with other tests running at the same time); sets
+# XVFB_DISPLAY to the number, or leaves it empty and returns 1 with the
+# server's log on stderr.
+start_xvfb ()
+{
+  XVFB_DISPLAY=
+  Xvfb -displayfd 9 -nolisten tcp 9>"$T/xvfb.display" >"$T/xvfb.log" 2>&1 &
+  on_exit "kill $!"
+  for _ in $(seq 400); do
+    [ -s "$T/xvfb.display" ] && break
+    sleep 0.05
+  done
+  XVFB_DISPLAY=$(tr -dc 0-9 <"$T/xvfb.display")
+  if [ -z "$XVFB_DISPLAY" ]; then
+    cat "$T/xvfb.log" >&2
+    return 1
+  fi
+}
+
 is_root ()
 {
   [ "$(id -u)" -eq 0 ]

@@ -129,19 +129,16 @@ else
 fi
 
 if command -v Xvfb >/dev/null && [ -x "$T/platform/files/bin/xdpyinfo" ]; then
-  Xvfb :87 -nolisten tcp >"$T/xvfb.log" 2>&1 &
-  on_exit "kill $!"
-  for _ in $(seq 50); do DISPLAY=:87 xdpyinfo >/dev/null 2>&1 && break; sleep 0.1; done
-  if ! DISPLAY=:87 xdpyinfo >/dev/null 2>&1; then
-    fail "x11: Xvfb runs on the host" "$(cat "$T/xvfb.log")"
-  elif xa run --env=DISPLAY=:87 --command=xdpyinfo $APP; then
+  if ! start_xvfb 2>"$T/err" || ! DISPLAY=:$XVFB_DISPLAY xdpyinfo >/dev/null 2>>"$T/err"; then
+    fail "x11: Xvfb runs on the host" "$(cat "$T/err")"
+  elif xa run --env=DISPLAY=:$XVFB_DISPLAY --command=xdpyinfo $APP; then
     fail "x11: a client in the sandbox cannot reach the host's X server" "$out"
   else
     ok "x11: a client in the sandbox cannot reach the host's X server"
   fi
   # The host's network namespace holds the X server's abstract socket
-  # @/tmp/.X11-unix/X87; Landlock's scope keeps it out of reach.
-  if xa run --share=network --env=DISPLAY=:87 --command=xdpyinfo $APP; then
+  # @/tmp/.X11-unix/XN; Landlock's scope keeps it out of reach.
+  if xa run --share=network --env=DISPLAY=:$XVFB_DISPLAY --command=xdpyinfo $APP; then
     fail "x11: not even with --share=network (abstract socket)" "$out"
   else
     ok "x11: not even with --share=network (abstract socket)"
