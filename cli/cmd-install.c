@@ -21,6 +21,7 @@
 #include "store/ref.h"
 #include "store/remote.h"
 #include "store/store-error.h"
+#include "store/summary.h"
 
 /* The refs (XaRef *) of remote @remote for this machine's arch, read from
  * its summary and sorted.  Refs the store would refuse are left out. */
@@ -30,9 +31,9 @@ list_remote_refs (XaInstallation  *inst,
                   GCancellable    *cancellable,
                   GError         **error)
 {
-  g_autoptr(GHashTable) table = xa_remote_list_refs (inst, remote, cancellable, error);
-  g_autoptr(GPtrArray) refs = NULL;
   const char *arch = xa_ref_get_default_arch ();
+  g_autoptr(GHashTable) table = xa_remote_list_refs (inst, remote, arch, cancellable, error);
+  g_autoptr(GPtrArray) refs = NULL;
   GHashTableIter iter;
   gpointer key;
 
@@ -157,6 +158,9 @@ resolve_in_remote (XaCliGlobals     *globals,
   if (!xa_remote_validate_name (remote, error) ||
       !xa_metadata_validate_id (id, error) ||
       (branch != NULL && !xa_metadata_validate_branch (branch, error)))
+    return NULL;
+  /* The summary read here is the one the pull then uses. */
+  if (!xa_summary_enable_cache (inst, xa_cli_get_cancellable (), error))
     return NULL;
   refs = list_remote_refs (inst, remote, xa_cli_get_cancellable (), error);
   if (refs == NULL)

@@ -13,6 +13,7 @@
 #include "store/ref.h"
 #include "store/remote.h"
 #include "store/store-error.h"
+#include "store/summary.h"
 
 /* How often libostree reports progress, in milliseconds. */
 #define PULL_UPDATE_FREQUENCY_MS 500
@@ -64,32 +65,35 @@ progress_changed (OstreeAsyncProgress *progress,
   report (progress, user_data, FALSE);
 }
 
-/* Fails with XA_STORE_ERROR_REF_NOT_FOUND, naming the remote, when its
- * summary does not list @ref; libostree's own message is less clear. */
-static gboolean
-check_remote_has_ref (XaInstallation *inst,
-                      const char *remote,
-                      const char *ref,
-                      GCancellable *cancellable,
-                      GError **error)
+/* The summary of @remote, which must list @ref: fails with
+ * XA_STORE_ERROR_REF_NOT_FOUND, naming the remote, when it does not;
+ * libostree's own message is less clear. */
+static XaSummary *
+load_summary_with_ref (XaInstallation *inst,
+                       const char *remote,
+                       const XaRef *ref,
+                       GCancellable *cancellable,
+                       GError **error)
 {
-  g_autoptr(GHashTable) refs = xa_remote_list_refs (inst, remote, cancellable, error);
+  g_autoptr(XaSummary) summary = xa_summary_load (inst, remote, xa_ref_get_arch (ref),
+                                                  cancellable, error);
 
-  if (refs == NULL)
-    return FALSE;
-  if (!g_hash_table_contains (refs, ref))
+  if (summary == NULL)
+    return NULL;
+  if (!g_hash_table_contains (xa_summary_get_refs (summary), xa_ref_get_string (ref)))
     {
       g_set_error (error, XA_STORE_ERROR, XA_STORE_ERROR_REF_NOT_FOUND,
-                   _("'%s' is not in remote '%s'"), ref, remote);
-      return FALSE;
+                   _("'%s' is not in remote '%s'"), xa_ref_get_string (ref), remote);
+      return NULL;
     }
-  return TRUE;
+  return g_steal_pointer (&summary);
 }
 
 static gboolean
 pull (OstreeRepo *repo,
       const char *remote,
       const char *ref,
+      const XaSummary *summary,
       const XaPullProgress *callback,
       GCancellable *cancellable,
       GError **error)
@@ -104,6 +108,8 @@ pull (OstreeRepo *repo,
                          g_variant_new_int32 (OSTREE_REPO_PULL_FLAGS_NONE));
   g_variant_builder_add (&options, "{sv}", "update-frequency",
                          g_variant_new_uint32 (PULL_UPDATE_FREQUENCY_MS));
+  /* Fetched once for the whole command: libostree would fetch it again. */
+  xa_summary_add_pull_options (summary, &options);
 
   if (callback != NULL && callback->func != NULL)
     progress = ostree_async_progress_new_and_connect (progress_changed, (gpointer) callback);
@@ -134,6 +140,7 @@ xa_pull_ref (XaInstallation *inst,
   g_autoptr(XaRef) parsed = NULL;
   g_autofree char *refspec = NULL;
   g_autofree char *commit = NULL;
+  g_autoptr(XaSummary) summary = NULL;
   OstreeRepo *repo;
 
   g_return_val_if_fail (remote != NULL && ref != NULL, FALSE);
@@ -149,10 +156,13 @@ xa_pull_ref (XaInstallation *inst,
   if (lock == NULL)
     return FALSE;
   repo = xa_installation_ensure_repo (inst, cancellable, error);
-  if (repo == NULL || !check_remote_has_ref (inst, remote, ref, cancellable, error))
+  if (repo == NULL)
+    return FALSE;
+  summary = load_summary_with_ref (inst, remote, parsed, cancellable, error);
+  if (summary == NULL)
     return FALSE;
 
-  if (!pull (repo, remote, ref, progress, cancellable, error))
+  if (!pull (repo, remote, ref, summary, progress, cancellable, error))
     {
       g_prefix_error (error, _("cannot pull '%s' from remote '%s': "), ref, remote);
       xa_store_error_flatten (error != NULL ? *error : NULL);

@@ -1,7 +1,7 @@
 /* store/remote.c — adds, deletes and lists remotes, and reads what a
  * remote carries from its summary.  Trusts: libostree for the config
- * file format and for fetching and (when gpg-verify-summary is on)
- * verifying the summary.  Checks every name and URL it is given before
+ * file format, store/summary.c for fetching and (when gpg-verify-summary
+ * is on) verifying the summary.  Checks every name and URL it is given before
  * anything is written: a name becomes part of a config group header and
  * of ref names ("NAME:app/…"). */
 #include <string.h>
@@ -17,6 +17,7 @@
 #include "store/ref.h"
 #include "store/remote.h"
 #include "store/store-error.h"
+#include "store/summary.h"
 
 /* A name longer than this is a mistake, not a remote. */
 #define REMOTE_NAME_MAX 128
@@ -439,25 +440,23 @@ xa_remote_get_gpg_verify (XaRemote *self)
   return self->gpg_verify;
 }
 
-/* The refs remote @name carries, from its summary: ref → commit. */
+/* The refs remote @name carries for @arch (NULL: the machine's), from its
+ * summary: ref → commit.  Refs of other arches may be absent. */
 GHashTable *
 xa_remote_list_refs (XaInstallation *inst,
                      const char *name,
+                     const char *arch,
                      GCancellable *cancellable,
                      GError **error)
 {
-  g_autoptr(GHashTable) refs = NULL;
-  OstreeRepo *repo = open_with_remote (inst, name, error);
+  g_autoptr(XaSummary) summary = NULL;
 
-  if (repo == NULL)
+  if (open_with_remote (inst, name, error) == NULL)
     return NULL;
-  if (!ostree_repo_remote_list_refs (repo, name, &refs, cancellable, error))
-    {
-      g_prefix_error (error, _("remote '%s': "), name);
-      xa_store_error_flatten (error != NULL ? *error : NULL);
-      return NULL;
-    }
-  return g_steal_pointer (&refs);
+  summary = xa_summary_load (inst, name, arch, cancellable, error);
+  if (summary == NULL)
+    return NULL;
+  return g_hash_table_ref (xa_summary_get_refs (summary));
 }
 
 static gint
@@ -489,7 +488,7 @@ xa_remote_list_branches (XaInstallation *inst,
   wanted = xa_ref_new (kind, id, arch, "any", error);
   if (wanted == NULL)
     return NULL;
-  refs = xa_remote_list_refs (inst, name, cancellable, error);
+  refs = xa_remote_list_refs (inst, name, xa_ref_get_arch (wanted), cancellable, error);
   if (refs == NULL)
     return NULL;
   prefix = g_strconcat (xa_ref_get_kind_name (wanted), "/", xa_ref_get_id (wanted), "/",

@@ -40,6 +40,7 @@ gboolean    xa_remote_get_gpg_verify    (XaRemote        *self);
 
 GHashTable *xa_remote_list_refs         (XaInstallation  *inst,
                                          const char      *name,
+                                         const char      *arch,
                                          GCancellable    *cancellable,
                                          GError         **error);
 GStrv       xa_remote_list_branches     (XaInstallation  *inst,

@@ -1,6 +1,6 @@
 /* tests/store/test-pull.c — pulling over HTTP when things go wrong: the
  * server dies half-way, an object is corrupt, a ref or remote is missing,
- * signatures are missing. */
+ * signatures are missing or foreign; and Flatpak's indexed summary. */
 #include <string.h>
 
 #include <gio/gio.h>
@@ -164,12 +164,14 @@ test_static_delta_is_used (StoreFixture *f,
   g_assert_cmpuint (last.fetched_delta_parts, ==, last.total_delta_parts);
 }
 
-/* A throw-away GnuPG home with one signing key; NULL when gpg is absent. */
+/* A throw-away GnuPG home @name with one signing key; NULL when gpg is
+ * absent. */
 static char *
 make_signing_key (StoreFixture *f,
+                  const char *name,
                   char **out_fingerprint)
 {
-  g_autofree char *home = g_build_filename (f->tmp, "gnupg", NULL);
+  g_autofree char *home = g_build_filename (f->tmp, name, NULL);
   g_autofree char *colons = NULL;
   g_auto(GStrv) lines = NULL;
   g_autofree char *gpg = g_find_program_in_path ("gpg");
@@ -208,13 +210,26 @@ stop_gpg_agent (const char *home)
   g_autofree char *out = test_run (argv);
 }
 
+/* The public key of @home, in a file. */
+static char *
+export_key (StoreFixture *f,
+            const char *home)
+{
+  g_autofree char *keyring = g_strconcat (home, ".pub.gpg", NULL);
+  const char *argv[] = { "gpg", "--homedir", home, "--batch", "--export", "--output",
+                         keyring, NULL };
+  g_autofree char *out = test_run (argv);
+
+  return g_steal_pointer (&keyring);
+}
+
 static void
 test_gpg_signatures_are_checked (StoreFixture *f,
                                  gconstpointer data)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *fingerprint = NULL;
-  g_autofree char *home = make_signing_key (f, &fingerprint);
+  g_autofree char *home = make_signing_key (f, "gnupg", &fingerprint);
   g_autofree char *keyring = NULL;
   g_autofree char *commit = NULL;
   g_autofree char *v2 = NULL;
@@ -224,12 +239,7 @@ test_gpg_signatures_are_checked (StoreFixture *f,
       g_test_skip ("gpg is not installed");
       return;
     }
-  keyring = g_build_filename (f->tmp, "key.gpg", NULL);
-  {
-    const char *argv[] = { "gpg", "--homedir", home, "--batch", "--export", "--output",
-                           keyring, NULL };
-    g_autofree char *out = test_run (argv);
-  }
+  keyring = export_key (f, home);
   served_repo_sign (f->repo, TEST_APP_REF, home, fingerprint);
   stop_gpg_agent (home);
 
@@ -262,6 +272,125 @@ test_gpg_signatures_are_checked (StoreFixture *f,
   g_assert_nonnull (strstr (error->message, v2));
 }
 
+/* A remote that verifies signatures takes neither an unsigned summary
+ * nor one signed by a key it does not know, and names the problem. */
+static void
+test_summary_signature_is_checked (StoreFixture *f,
+                                   gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *good_fpr = NULL;
+  g_autofree char *bad_fpr = NULL;
+  g_autofree char *good = make_signing_key (f, "gnupg-good", &good_fpr);
+  g_autofree char *bad = good != NULL ? make_signing_key (f, "gnupg-bad", &bad_fpr) : NULL;
+  g_autofree char *keyring = NULL;
+  g_autofree char *commit = NULL;
+
+  if (good == NULL)
+    {
+      g_test_skip ("gpg is not installed");
+      return;
+    }
+  keyring = export_key (f, good);
+  served_repo_sign (f->repo, TEST_APP_REF, good, good_fpr);
+  xa_remote_add (f->inst, "signed", served_repo_get_url (f->repo), TRUE, keyring, NULL, &error);
+  g_assert_no_error (error);
+
+  served_repo_sign_summary (f->repo, bad, bad_fpr);
+  g_assert_false (xa_pull_ref (f->inst, "signed", TEST_APP_REF, NULL, NULL, &commit, &error));
+  g_assert_nonnull (error);
+  g_test_message ("foreign key: %s", error->message);
+  g_assert_null (strchr (error->message, '\n'));
+  g_assert_nonnull (strstr (error->message, "remote 'signed'"));
+  g_clear_error (&error);
+
+  served_repo_sign_summary (f->repo, NULL, NULL);
+  g_assert_false (xa_pull_ref (f->inst, "signed", TEST_APP_REF, NULL, NULL, &commit, &error));
+  g_assert_error (error, XA_STORE_ERROR, XA_STORE_ERROR_INVALID_REMOTE);
+  g_test_message ("unsigned: %s", error->message);
+  g_clear_error (&error);
+
+  served_repo_sign_summary (f->repo, good, good_fpr);
+  stop_gpg_agent (good);
+  stop_gpg_agent (bad);
+  g_assert_true (xa_pull_ref (f->inst, "signed", TEST_APP_REF, NULL, NULL, &commit, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (commit, ==, f->app_v1);
+}
+
+/* The repository's summary.idx, written by Flatpak's build-update-repo;
+ * FALSE when flatpak is not installed. */
+static gboolean
+write_summary_index (StoreFixture *f)
+{
+  g_autofree char *flatpak = g_find_program_in_path ("flatpak");
+
+  if (flatpak == NULL)
+    return FALSE;
+  {
+    const char *argv[] = { "flatpak", "build-update-repo", served_repo_get_path (f->repo), NULL };
+    g_autofree char *out = test_run (argv);
+  }
+  return TRUE;
+}
+
+/* The one subset file of the index, summaries/HEX.gz. */
+static char *
+find_subset_file (StoreFixture *f)
+{
+  g_autofree char *dir = g_build_filename (served_repo_get_path (f->repo), "summaries", NULL);
+  g_autoptr(GDir) listing = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  g_assert_nonnull (listing);
+  while ((name = g_dir_read_name (listing)) != NULL)
+    if (g_str_has_suffix (name, ".gz"))
+      return g_build_filename (dir, name, NULL);
+  g_assert_not_reached ();
+}
+
+/* With Flatpak's indexed summary, only the subset for this arch travels:
+ * the pull works when the whole summary is garbage, and a subset that is
+ * not the one the index names is refused. */
+static void
+test_indexed_summary_is_used (StoreFixture *f,
+                              gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *summary = NULL;
+  g_autofree char *subset = NULL;
+  g_autofree char *commit = NULL;
+  g_autofree char *v2 = NULL;
+
+  if (!write_summary_index (f))
+    {
+      g_test_skip ("flatpak is not installed: no tool writes summary.idx");
+      return;
+    }
+  summary = g_build_filename (served_repo_get_path (f->repo), "summary", NULL);
+  g_assert_true (g_file_set_contents (summary, "not a summary", -1, NULL));
+  commit = store_fixture_pull (f, TEST_APP_REF, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (commit, ==, f->app_v1);
+  g_clear_pointer (&commit, g_free);
+
+  /* A subset swapped for another valid one: refused by its digest. */
+  v2 = publish_v2 (f, 1);
+  subset = find_subset_file (f);
+  {
+    g_autofree char *gz = g_strconcat (f->tmp, "/other.gz", NULL);
+    g_autofree char *shell = g_strdup_printf ("gzip -c '%s' > '%s' && mv '%s' '%s'",
+                                              summary, gz, gz, subset);
+    const char *argv[] = { "sh", "-c", shell, NULL };
+    g_autofree char *out = test_run (argv);
+  }
+  commit = store_fixture_pull (f, TEST_APP_REF, NULL, &error);
+  g_assert_error (error, XA_STORE_ERROR, XA_STORE_ERROR_INVALID_REMOTE);
+  g_test_message ("swapped subset: %s", error->message);
+  g_assert_nonnull (strstr (error->message, "does not match its digest"));
+  g_assert_null (commit);
+}
+
 int
 main (int argc,
       char **argv)
@@ -277,6 +406,8 @@ main (int argc,
   ADD ("unknown-remote-is-reported", test_unknown_remote_is_reported);
   ADD ("static-delta-is-used", test_static_delta_is_used);
   ADD ("gpg-signatures-are-checked", test_gpg_signatures_are_checked);
+  ADD ("summary-signature-is-checked", test_summary_signature_is_checked);
+  ADD ("indexed-summary-is-used", test_indexed_summary_is_used);
 #undef ADD
 
   return g_test_run ();
