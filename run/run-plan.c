@@ -21,6 +21,7 @@
 #include <gio/gio.h>
 
 #include "run/safe-dir.h"
+#include "store/deployment-lock.h"
 
 /* Directories of the sandbox's own layout: a filesystem grant may not
  * name them or anything below them.  /tmp/.X11-unix too: X11 is never
@@ -97,6 +98,23 @@ xa_run_plan_landlock (XaSandboxArgv   *argv,
                                       abi < 0 ? 0 : abi, XA_LANDLOCK_ABI_SCOPES));
 }
 
+/* The sandbox holds a lock on the deployment's .ref for as long as it
+ * lives, so that an update or uninstall keeps the files it runs from
+ * (store/deployment-lock.h). */
+static void
+add_deployment_lock (XaSandboxArgv *argv,
+                     const char *host_files,
+                     const char *dest)
+{
+  g_autofree char *host = g_build_filename (host_files, XA_DEPLOYMENT_LOCK_NAME, NULL);
+  g_autofree char *inside = NULL;
+
+  if (!g_file_test (host, G_FILE_TEST_IS_REGULAR))
+    return;
+  inside = g_build_filename (dest, XA_DEPLOYMENT_LOCK_NAME, NULL);
+  xa_sandbox_argv_add (argv, "--lock-file", inside, NULL);
+}
+
 static void
 xa_run_plan_layout (XaSandboxArgv   *argv,
                     const XaRunSpec *spec)
@@ -114,6 +132,7 @@ xa_run_plan_layout (XaSandboxArgv   *argv,
                        spec->devel || g->devel ? "devel" : "default", NULL);
 
   xa_sandbox_argv_add (argv, "--ro-bind", spec->runtime_files, "/usr", NULL);
+  add_deployment_lock (argv, spec->runtime_files, "/usr");
   for (gsize i = 0; i < G_N_ELEMENTS (usr_links); i++)
     {
       g_autofree char *host = g_build_filename (spec->runtime_files, usr_links[i], NULL);
@@ -128,6 +147,8 @@ xa_run_plan_layout (XaSandboxArgv   *argv,
     {
       xa_sandbox_argv_add (argv, spec->app_writable ? "--bind" : "--ro-bind",
                            spec->app_files, "/self", NULL);
+      if (!spec->app_writable)
+        add_deployment_lock (argv, spec->app_files, "/self");
       /* Bundles built for Flatpak look for themselves at /app. */
       xa_sandbox_argv_add (argv, "--symlink", "self", "/app", NULL);
     }

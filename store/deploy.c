@@ -26,6 +26,7 @@
 #include "fsutil/errno-error.h"
 #include "policy/metadata.h"
 #include "store/deploy.h"
+#include "store/deployment-lock.h"
 #include "store/deployment.h"
 #include "store/exports.h"
 #include "store/installation.h"
@@ -265,6 +266,7 @@ check_out (XaInstallation *inst,
       return FALSE;
     }
   if (!write_info (tmp.path, ref, origin, commit, error) ||
+      !xa_deployment_lock_create (tmp.path, error) ||
       !sync_path (tmp.path, TRUE, error))
     return FALSE;
   if (rename (tmp.path, final) != 0)
@@ -400,8 +402,10 @@ deploy (XaInstallation *inst,
     }
 
   active = xa_installation_lookup_active (inst, ref);
+  /* Nothing new; deployments an earlier update kept while they were in
+   * use go now if they are not any more. */
   if (g_strcmp0 (active, commit) == 0)
-    return TRUE;
+    return xa_installation_remove_deployments (inst, ref, commit, error);
   if (!check_commit (repo, ref, commit, result->warnings, cancellable, &local_error))
     {
       if (g_error_matches (local_error, XA_STORE_ERROR, XA_STORE_ERROR_INVALID_COMMIT))
@@ -432,7 +436,11 @@ deploy (XaInstallation *inst,
   if (xa_ref_get_kind (ref) == XA_METADATA_APP &&
       !update_exports (inst, ref, final, result->warnings, error))
     return FALSE;
-  return xa_installation_remove_deployments (inst, ref, commit, error);
+  if (!xa_installation_remove_deployments (inst, ref, commit, error))
+    return FALSE;
+  /* An update leaves the old commit's objects unreachable: an
+   * installation keeps no history. */
+  return active == NULL || xa_installation_prune_repo (inst, cancellable, error);
 }
 
 /* Deploys @commit (NULL: the commit at ORIGIN:REF, as xa_pull_ref() left

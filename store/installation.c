@@ -18,6 +18,7 @@
 #include "fsutil/autofd.h"
 #include "fsutil/errno-error.h"
 #include "fsutil/remove-tree.h"
+#include "store/deployment-lock.h"
 #include "store/installation.h"
 #include "store/installation-private.h"
 #include "store/ref.h"
@@ -294,12 +295,13 @@ compare_refs (gconstpointer a,
 }
 
 static gboolean
-add_installed_branches (XaInstallation *self,
-                        XaMetadataKind kind,
-                        const char *id,
-                        const char *arch,
-                        GPtrArray *refs,
-                        GError **error)
+add_branches (XaInstallation *self,
+              XaMetadataKind kind,
+              const char *id,
+              const char *arch,
+              gboolean need_active,
+              GPtrArray *refs,
+              GError **error)
 {
   g_autofree char *arch_dir = g_build_filename (self->path, xa_ref_kind_to_string (kind),
                                                 id, arch, NULL);
@@ -318,18 +320,20 @@ add_installed_branches (XaInstallation *self,
                    (const char *) branches->pdata[i]);
           continue;
         }
-      active = xa_installation_lookup_active (self, ref);
-      if (active != NULL)
+      active = need_active ? xa_installation_lookup_active (self, ref) : NULL;
+      if (active != NULL || !need_active)
         g_ptr_array_add (refs, g_steal_pointer (&ref));
     }
   return TRUE;
 }
 
-/* Every ref of @kind with an active deployment, sorted. */
-GPtrArray *
-xa_installation_list_refs (XaInstallation *self,
-                           XaMetadataKind kind,
-                           GError **error)
+/* Every ref of @kind that has a directory, sorted; with @need_active,
+ * only those with an active deployment. */
+static GPtrArray *
+list_refs (XaInstallation *self,
+           XaMetadataKind kind,
+           gboolean need_active,
+           GError **error)
 {
   g_autoptr(GPtrArray) refs = g_ptr_array_new_with_free_func ((GDestroyNotify) xa_ref_free);
   g_autofree char *kind_dir = g_build_filename (self->path, xa_ref_kind_to_string (kind), NULL);
@@ -349,13 +353,52 @@ xa_installation_list_refs (XaInstallation *self,
           /* app/ID/data is the app's own /var, never a deployment. */
           if (kind == XA_METADATA_APP && strcmp (arches->pdata[j], "data") == 0)
             continue;
-          if (!add_installed_branches (self, kind, ids->pdata[i], arches->pdata[j],
-                                       refs, error))
+          if (!add_branches (self, kind, ids->pdata[i], arches->pdata[j], need_active,
+                             refs, error))
             return NULL;
         }
     }
   g_ptr_array_sort (refs, compare_refs);
   return g_steal_pointer (&refs);
+}
+
+/* Every ref of @kind with an active deployment, sorted. */
+GPtrArray *
+xa_installation_list_refs (XaInstallation *self,
+                           XaMetadataKind kind,
+                           GError **error)
+{
+  return list_refs (self, kind, TRUE, error);
+}
+
+/* The commit of every deployment directory: active ones, and those kept
+ * while in use.  A commit may appear more than once. */
+GPtrArray *
+xa_installation_list_deployed_commits (XaInstallation *self,
+                                       GError **error)
+{
+  static const XaMetadataKind kinds[] = { XA_METADATA_APP, XA_METADATA_RUNTIME };
+  g_autoptr(GPtrArray) commits = g_ptr_array_new_with_free_func (g_free);
+
+  for (gsize k = 0; k < G_N_ELEMENTS (kinds); k++)
+    {
+      g_autoptr(GPtrArray) refs = list_refs (self, kinds[k], FALSE, error);
+
+      if (refs == NULL)
+        return NULL;
+      for (guint i = 0; i < refs->len; i++)
+        {
+          g_autofree char *base = xa_installation_dup_deploy_base (self, refs->pdata[i]);
+          g_autoptr(GPtrArray) names = list_dir (base, error);
+
+          if (names == NULL)
+            return NULL;
+          for (guint j = 0; j < names->len; j++)
+            if (xa_ref_is_commit (names->pdata[j]))
+              g_ptr_array_add (commits, g_strdup (names->pdata[j]));
+        }
+    }
+  return g_steal_pointer (&commits);
 }
 
 /* Removes @path and everything below it; a missing @path is no error.
@@ -419,6 +462,13 @@ remove_entries (XaInstallation *self,
       if (!deployments || g_strcmp0 (name, keep) == 0 ||
           !xa_ref_is_commit (name))
         continue;
+      /* A sandbox still runs from it: its files stay until it ends, and
+       * the next update or uninstall of @ref removes them. */
+      if (xa_deployment_lock_is_held (path))
+        {
+          g_debug ("'%s' is in use, kept", path);
+          continue;
+        }
       /* Renamed first, so that a removal cut short never leaves a
        * half-empty COMMIT directory that a later deploy would reuse. */
       doomed = g_strdup_printf ("%s/.%s.tmp-%06x", base, name,
@@ -440,8 +490,9 @@ xa_installation_remove_leftovers (XaInstallation *self,
   return remove_entries (self, ref, FALSE, NULL, error);
 }
 
-/* Removes every deployment of @ref but @keep (NULL: all of them), and
- * every leftover.  `active` itself is the caller's business. */
+/* Removes every deployment of @ref but @keep (NULL: all of them) and
+ * those in use, and every leftover.  `active` itself is the caller's
+ * business. */
 gboolean
 xa_installation_remove_deployments (XaInstallation *self,
                                     const XaRef *ref,

@@ -56,6 +56,8 @@ char               *xa_installation_dup_overrides_dir (XaInstallation     *self)
 GPtrArray          *xa_installation_list_refs        (XaInstallation      *self,
                                                       XaMetadataKind       kind,
                                                       GError             **error);
+GPtrArray          *xa_installation_list_deployed_commits (XaInstallation *self,
+                                                           GError        **error);
 char               *xa_installation_lookup_active    (XaInstallation      *self,
                                                       const XaRef         *ref);
 gboolean            xa_installation_remove_tree      (XaInstallation      *self,

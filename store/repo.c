@@ -45,3 +45,62 @@ xa_installation_ensure_repo (XaInstallation *self,
   xa_installation_set_cached_repo (self, repo, g_object_unref);
   return g_steal_pointer (&repo);
 }
+
+/* Keeps what the refs reach and what every deployment directory was
+ * checked out from: a deploy of an older commit, or one kept while in
+ * use, can be deployed again without a pull.  Depth 0: installations keep
+ * no history. */
+static gboolean
+add_reachable (OstreeRepo *repo,
+               const char *commit,
+               GHashTable *reachable,
+               GCancellable *cancellable,
+               GError **error)
+{
+  g_autoptr(GError) local_error = NULL;
+
+  if (ostree_repo_traverse_commit_union (repo, commit, 0, reachable, cancellable, &local_error))
+    return TRUE;
+  /* A deployment whose commit is already gone has nothing to keep. */
+  if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND))
+    return TRUE;
+  g_propagate_error (error, g_steal_pointer (&local_error));
+  return FALSE;
+}
+
+gboolean
+xa_installation_prune_repo (XaInstallation *self,
+                            GCancellable *cancellable,
+                            GError **error)
+{
+  OstreeRepo *repo = xa_installation_ensure_repo (self, cancellable, error);
+  g_autoptr(GHashTable) reachable = ostree_repo_traverse_new_reachable ();
+  g_autoptr(GHashTable) refs = NULL;
+  g_autoptr(GPtrArray) deployed = NULL;
+  OstreeRepoPruneOptions options = { 0, };
+  GHashTableIter iter;
+  gpointer commit;
+  gint total = 0;
+  gint pruned = 0;
+  guint64 size = 0;
+
+  if (repo == NULL || !ostree_repo_list_refs (repo, NULL, &refs, cancellable, error))
+    return FALSE;
+  deployed = xa_installation_list_deployed_commits (self, error);
+  if (deployed == NULL)
+    return FALSE;
+  g_hash_table_iter_init (&iter, refs);
+  while (g_hash_table_iter_next (&iter, NULL, &commit))
+    if (!add_reachable (repo, commit, reachable, cancellable, error))
+      return FALSE;
+  for (guint i = 0; i < deployed->len; i++)
+    if (!add_reachable (repo, deployed->pdata[i], reachable, cancellable, error))
+      return FALSE;
+  options.flags = OSTREE_REPO_PRUNE_FLAGS_NONE;
+  options.reachable = reachable;
+  if (!ostree_repo_prune_from_reachable (repo, &options, &total, &pruned, &size,
+                                         cancellable, error))
+    return FALSE;
+  g_debug ("pruned %d of %d objects, %" G_GUINT64_FORMAT " bytes", pruned, total, size);
+  return TRUE;
+}

@@ -15,4 +15,10 @@ OstreeRepo *xa_installation_ensure_repo (XaInstallation  *self,
                                          GCancellable    *cancellable,
                                          GError         **error);
 
+/* Drops every object no ref reaches any more.  The caller holds the
+ * installation's lock. */
+gboolean    xa_installation_prune_repo  (XaInstallation  *self,
+                                         GCancellable    *cancellable,
+                                         GError         **error);
+
 G_END_DECLS

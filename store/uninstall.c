@@ -129,24 +129,6 @@ remove_empty_parents (XaInstallation *inst,
   (void) rmdir (id_dir);
 }
 
-/* Drops every object no ref reaches any more.  Depth 0: installations
- * keep no history, only the commits their refs point at. */
-static gboolean
-prune (OstreeRepo *repo,
-       GCancellable *cancellable,
-       GError **error)
-{
-  gint total = 0;
-  gint pruned = 0;
-  guint64 size = 0;
-
-  if (!ostree_repo_prune (repo, OSTREE_REPO_PRUNE_FLAGS_REFS_ONLY, 0,
-                          &total, &pruned, &size, cancellable, error))
-    return FALSE;
-  g_debug ("pruned %d of %d objects, %" G_GUINT64_FORMAT " bytes", pruned, total, size);
-  return TRUE;
-}
-
 static gboolean
 check_not_needed (XaInstallation *inst,
                   const XaRef *ref,
@@ -228,11 +210,13 @@ xa_uninstall_apply (XaInstallation *inst,
   if (is_app && !xa_exports_remove (inst, xa_ref_get_id (ref), error))
     return FALSE;
   if (!delete_local_refs (repo, ref, origins, cancellable, error) ||
-      !xa_installation_remove_deployments (inst, ref, NULL, error) ||
-      !xa_installation_remove_tree (inst, base, error))
+      !xa_installation_remove_deployments (inst, ref, NULL, error))
     return FALSE;
+  /* Not empty while a sandbox still runs from a deployment. */
+  if (rmdir (base) != 0 && errno != ENOTEMPTY && errno != EEXIST)
+    return xa_set_error_from_errno (error, errno, _("cannot remove '%s'"), base);
   remove_empty_parents (inst, ref);
   if (delete_data && !remove_data (inst, ref, error))
     return FALSE;
-  return prune (repo, cancellable, error);
+  return xa_installation_prune_repo (inst, cancellable, error);
 }

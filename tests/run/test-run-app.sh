@@ -7,7 +7,7 @@
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/xa-env.sh"
 
-plan 20
+plan 22
 
 ARCH=$(uname -m)
 APP=org.test.Hello
@@ -148,12 +148,71 @@ else
   skip "Xvfb or xdpyinfo is not installed"
 fi
 
-# --- update, then build ---------------------------------------------------
+# --- update and uninstall while the app runs, then build ----------------
+APP_BASE=$XDG_DATA_HOME/xdg-app/app/$APP/$ARCH/master
+
+# wait_locked FILE: until some process holds a POSIX lock on FILE (a
+# sandbox's reaper, for --lock-file), for at most 10 s.
+wait_locked ()
+{
+  _inode=$(stat -c %i "$1") || return 1
+  for _ in $(seq 200); do
+    grep -q "POSIX .*:$_inode " /proc/locks && return 0
+    sleep 0.05
+  done
+  return 1
+}
+
+# start_reader: the installed app, reading its own file after a while;
+# its output goes to $T/reader.out.
+start_reader ()
+{
+  "$XA" run --command=sh $APP -c 'read _; cat /self/bin/hello' \
+    <"$T/reader.fifo" >"$T/reader.out" 2>&1 &
+  reader=$!
+  exec 7>"$T/reader.fifo"
+}
+
+mkfifo "$T/reader.fifo"
+v1=$(readlink "$APP_BASE/active")
+start_reader
 make_app "Hello again" || bail_out "cannot rebuild the app: $err"
-if xa update-app $APP && xa run $APP && [ "$out" = "Hello again " ]; then
-  ok "update-app: the next run is the new version"
+if ! wait_locked "$APP_BASE/$v1/files/.ref"; then
+  fail "update-app: a running app keeps its files" "no lock on $APP_BASE/$v1/files/.ref"
+elif ! xa update-app $APP; then
+  fail "update-app: a running app keeps its files" "$err"
 else
-  fail "update-app: the next run is the new version" "rc=$rc out=$out" "$err"
+  echo >&7; exec 7>&-
+  wait $reader
+  if grep -q '"Hello \$\*"' "$T/reader.out" && [ -d "$APP_BASE/$v1" ]; then
+    ok "update-app: a running app keeps its files"
+  else
+    fail "update-app: a running app keeps its files" "$(cat "$T/reader.out")" "$(ls "$APP_BASE")"
+  fi
+fi
+if xa run $APP && [ "$out" = "Hello again " ] && xa update-app $APP &&
+   [ ! -e "$APP_BASE/$v1" ]; then
+  ok "update-app: the next run is the new version; the old one goes once unused"
+else
+  fail "update-app: the next run is the new version; the old one goes once unused" \
+    "rc=$rc out=$out" "$err" "$(ls "$APP_BASE")"
+fi
+
+v2=$(readlink "$APP_BASE/active")
+start_reader
+if ! wait_locked "$APP_BASE/$v2/files/.ref"; then
+  fail "uninstall-app: a running app keeps its files" "no lock on $APP_BASE/$v2/files/.ref"
+elif ! xa uninstall-app $APP; then
+  fail "uninstall-app: a running app keeps its files" "$err"
+else
+  xa run $APP; run_rc=$rc
+  echo >&7; exec 7>&-
+  wait $reader
+  if grep -q '"Hello again \$\*"' "$T/reader.out" && [ "$run_rc" -ne 0 ]; then
+    ok "uninstall-app: a running app keeps its files"
+  else
+    fail "uninstall-app: a running app keeps its files" "run rc=$run_rc" "$(cat "$T/reader.out")"
+  fi
 fi
 
 xa build-init "$T/b" org.test.Built org.test.Sdk org.test.Platform test

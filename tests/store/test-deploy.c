@@ -475,6 +475,11 @@ test_killed_deploy_keeps_a_working_version (StoreFixture *f,
   v2 = served_repo_commit (f->repo, TEST_APP_REF, f->app_tree, NULL);
   pulled = store_fixture_pull (f, TEST_APP_REF, NULL, &error);
   g_assert_no_error (error);
+  /* A deploy prunes what no ref or deployment reaches: a ref keeps v1,
+   * so that it can be deployed again without a pull. */
+  ostree_repo_set_ref_immediate (xa_installation_ensure_repo (f->inst, NULL, NULL), NULL,
+                                 "test/keep-v1", f->app_v1, NULL, &error);
+  g_assert_no_error (error);
 
   for (guint i = 0; i < 24; i++)
     {
@@ -514,6 +519,107 @@ test_killed_deploy_keeps_a_working_version (StoreFixture *f,
   g_assert_cmpstr (listing, ==, expected);
 }
 
+/* An update drops the objects only the old commit had; the new commit's
+ * stay. */
+static void
+test_update_prunes_the_old_commit (StoreFixture *f,
+                                   gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  OstreeRepo *repo = NULL;
+  g_autoptr(GVariant) old_commit = NULL;
+  g_autoptr(GVariant) new_commit = NULL;
+  g_autofree char *v2 = NULL;
+  gboolean changed = FALSE;
+
+  store_fixture_install (f, TEST_APP_REF);
+  test_tree_write (f->app_tree, "files/share/data/file-3.txt", "changed\n");
+  v2 = served_repo_commit (f->repo, TEST_APP_REF, f->app_tree, NULL);
+  g_assert_true (store_fixture_update (f, TEST_APP_REF, &changed, &error));
+  g_assert_no_error (error);
+  g_assert_true (changed);
+
+  repo = xa_installation_ensure_repo (f->inst, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_false (ostree_repo_load_variant (repo, OSTREE_OBJECT_TYPE_COMMIT, f->app_v1,
+                                            &old_commit, NULL));
+  ostree_repo_load_variant (repo, OSTREE_OBJECT_TYPE_COMMIT, v2, &new_commit, &error);
+  g_assert_no_error (error);
+}
+
+/* A process of this test's own holds a read lock on the deployment's
+ * .ref, as a sandbox's reaper does; NULL when python3 is missing. */
+static GSubprocess *
+hold_deployment (StoreFixture *f,
+                 const char *commit)
+{
+  g_autofree char *relative = g_strconcat (APP_BASE "/", commit, "/files/.ref", NULL);
+  g_autofree char *path = store_fixture_path (f, relative);
+  const char *argv[] = {
+    "/usr/bin/python3", "-c",
+    "import fcntl, sys, time\n"
+    "f = open(sys.argv[1])\n"
+    "fcntl.lockf(f, fcntl.LOCK_SH)\n"
+    "print('locked', flush=True)\n"
+    "time.sleep(120)\n",
+    path, NULL
+  };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSubprocess) proc = NULL;
+  g_autoptr(GDataInputStream) out = NULL;
+  g_autofree char *line = NULL;
+
+  if (!g_file_test (argv[0], G_FILE_TEST_IS_EXECUTABLE))
+    return NULL;
+  proc = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error);
+  g_assert_no_error (error);
+  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (proc));
+  line = g_data_input_stream_read_line (out, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (line, ==, "locked");
+  return g_steal_pointer (&proc);
+}
+
+/* A deployment a sandbox still runs from survives an update, with its
+ * objects, and goes with the next update once nothing holds it. */
+static void
+test_deployment_in_use_is_kept (StoreFixture *f,
+                                gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSubprocess) holder = NULL;
+  g_autofree char *old_dir = g_strconcat (APP_BASE "/", f->app_v1, NULL);
+  g_autofree char *old_hello = g_strconcat (old_dir, "/files/bin/hello", NULL);
+  g_autofree char *v2 = NULL;
+  g_autofree char *listing = NULL;
+  g_autofree char *expected = NULL;
+  gboolean changed = FALSE;
+
+  store_fixture_install (f, TEST_APP_REF);
+  holder = hold_deployment (f, f->app_v1);
+  if (holder == NULL)
+    {
+      g_test_skip ("/usr/bin/python3 is not installed");
+      return;
+    }
+  test_tree_write (f->app_tree, "files/share/data/file-3.txt", "changed\n");
+  v2 = served_repo_commit (f->repo, TEST_APP_REF, f->app_tree, NULL);
+  g_assert_true (store_fixture_update (f, TEST_APP_REF, &changed, &error));
+  g_assert_no_error (error);
+  g_assert_true (changed);
+  g_assert_true (exists (f, old_hello));
+
+  g_subprocess_force_exit (holder);
+  g_subprocess_wait (holder, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (store_fixture_update (f, TEST_APP_REF, &changed, &error));
+  g_assert_no_error (error);
+  g_assert_false (changed);
+  listing = list_app_base (f);
+  expected = only_deployment (v2);
+  g_assert_cmpstr (listing, ==, expected);
+}
+
 int
 main (int argc,
       char **argv)
@@ -525,6 +631,8 @@ main (int argc,
               store_fixture_teardown)
   ADD ("install-lays-out-the-installation", test_install_lays_out_the_installation);
   ADD ("update-fetches-only-changed-objects", test_update_fetches_only_changed_objects);
+  ADD ("update-prunes-the-old-commit", test_update_prunes_the_old_commit);
+  ADD ("deployment-in-use-is-kept", test_deployment_in_use_is_kept);
   ADD ("update-to-the-same-commit-changes-nothing",
        test_update_to_the_same_commit_changes_nothing);
   ADD ("bad-metadata-is-refused", test_bad_metadata_is_refused);
