@@ -53,4 +53,8 @@ int xa_cmd_build_export      (int argc, char **argv, XaCliGlobals *globals, GErr
 int xa_cmd_run               (int argc, char **argv, XaCliGlobals *globals, GError **error);
 int xa_cmd_build             (int argc, char **argv, XaCliGlobals *globals, GError **error);
 
+/* Instances: cli/cmd-ps.c */
+int xa_cmd_ps                (int argc, char **argv, XaCliGlobals *globals, GError **error);
+int xa_cmd_kill              (int argc, char **argv, XaCliGlobals *globals, GError **error);
+
 G_END_DECLS

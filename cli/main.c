@@ -32,8 +32,8 @@ typedef struct
   const char    *description;   /* one line */
 } XaCommand;
 
-/* Commands that need libostree: in `xdg-app` they have no function, and
- * xdg-app-store runs them. */
+/* Commands that need libostree or GIO's D-Bus: in `xdg-app` they have no
+ * function, and xdg-app-store runs them. */
 #if XA_CLI_WITH_STORE
 #define STORE(func) func
 #else
@@ -78,6 +78,10 @@ static const XaCommand commands[] = {
 
   { "run", xa_cmd_run, NULL, N_("Running"),
     N_("Run an installed app in its sandbox") },
+  { "ps", STORE (xa_cmd_ps), NULL, NULL,
+    N_("List the running instances") },
+  { "kill", STORE (xa_cmd_kill), NULL, NULL,
+    N_("Stop a running instance") },
 
   { "build-init", xa_cmd_build_init, NULL, N_("Building"),
     N_("Set up a directory to build an app or a runtime in") },

@@ -91,6 +91,8 @@ _xdg_app ()
             words=$("$prog" ${scope:+"$scope"} list --runtime 2>/dev/null | cut -f1) ;;
         update:*|uninstall:0)
             words=$("$prog" ${scope:+"$scope"} list 2>/dev/null | cut -f1) ;;
+        kill:0)
+            words=$("$prog" ps 2>/dev/null | cut -f1,3 | tr '\t' '\n') ;;
         delete-repo:0|remote-delete:0|install:0|install-app:0|install-runtime:0)
             words=$("$prog" ${scope:+"$scope"} list-repos 2>/dev/null | cut -f1) ;;
         build-init:0|build:0|build-finish:0|build-export:*)

@@ -1,0 +1,58 @@
+/* broker/broker.h — XaBroker: the daemon's state.  The instance table,
+ * the addresses of the real buses its proxies connect to, and the hooks
+ * that tie instances to their proxied connections. */
+#pragma once
+
+#include <glib.h>
+
+#include "broker/instance.h"
+#include "policy/context.h"
+
+G_BEGIN_DECLS
+
+typedef struct _XaBroker XaBroker;
+
+typedef struct
+{
+  const char *runtime_dir;        /* 0700, the broker's own */
+  const char *session_address;    /* "unix:path=…": where the proxies connect */
+  const char *system_address;     /* likewise, for sockets=system-bus */
+} XaBrokerOptions;
+
+/* Called when an instance ends, before it is freed. */
+typedef void (*XaBrokerInstanceEndedFunc) (XaBroker   *broker,
+                                           XaInstance *instance,
+                                           gpointer    user_data);
+
+XaBroker       *xa_broker_new             (const XaBrokerOptions  *options);
+void            xa_broker_free            (XaBroker               *self);
+
+const XaBrokerOptions *xa_broker_get_options (XaBroker            *self);
+
+/* Where connections to an instance's sockets go (broker/bus-proxy.c). */
+void            xa_broker_set_accept_func (XaBroker                  *self,
+                                           XaInstanceAcceptFunc       func,
+                                           gpointer                   user_data);
+/* Hooks run, in the order added, when an instance ends. */
+void            xa_broker_add_ended_func  (XaBroker                  *self,
+                                           XaBrokerInstanceEndedFunc  func,
+                                           gpointer                   user_data);
+void            xa_broker_remove_ended_func (XaBroker                *self,
+                                             XaBrokerInstanceEndedFunc func,
+                                             gpointer                 user_data);
+
+/* Takes @context and @pid_fd.  The instance lives until its monitor
+ * exits or it is killed; borrowed. */
+XaInstance     *xa_broker_add_instance    (XaBroker               *self,
+                                           const char             *app_id,
+                                           XaContext              *context,
+                                           int                     pid_fd,
+                                           GError                **error);
+XaInstance     *xa_broker_lookup_instance (XaBroker               *self,
+                                           const char             *id);
+/* Every instance, oldest first; the array is new, the instances borrowed. */
+GPtrArray      *xa_broker_list_instances  (XaBroker               *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (XaBroker, xa_broker_free)
+
+G_END_DECLS
