@@ -489,7 +489,11 @@ bus_method (XaBusFilter *self,
   level = level_of (self, arg0);
   if (level >= needed)
     return expect_reply (self, header, EXPECT_NORMAL, error);
-  return refuse (self, header, level < XA_BUS_POLICY_SEE, arg0, out_message);
+  /* A name the app may not own is refused as the bus's own policy would
+   * refuse it, seen or not; asking about a hidden one answers as for a
+   * name nobody owns. */
+  return refuse (self, header, needed != XA_BUS_POLICY_OWN && level < XA_BUS_POLICY_SEE,
+                 arg0, out_message);
 }
 
 XaBusFilterAction

@@ -81,9 +81,11 @@ xa_cmd_run_launch_options (XaCliGlobals      *g,
                            XaRunOptions      *o,
                            const char        *app_id,
                            const char *const *args,
-                           char             **out_bus)
+                           char             **out_bus,
+                           char             **out_broker)
 {
   *out_bus = xa_launch_bus_socket_from_address (g_getenv ("DBUS_SESSION_BUS_ADDRESS"));
+  *out_broker = xa_cli_find_program ("xdg-app-broker", "../broker", XA_LIBEXECDIR);
   return (XaLaunchOptions) {
     .installations = xa_cli_globals_get_search_path (g),
     .app_id = app_id,
@@ -96,6 +98,8 @@ xa_cmd_run_launch_options (XaCliGlobals      *g,
     .host_runtime_dir = g_getenv ("XDG_RUNTIME_DIR"),
     .host_wayland_display = g_getenv ("WAYLAND_DISPLAY"),
     .host_session_bus = *out_bus,
+    .host_session_address = g_getenv ("DBUS_SESSION_BUS_ADDRESS"),
+    .broker_program = *out_broker,
     .host_env = (const char *const *) g_get_environ (),
   };
 }
@@ -180,10 +184,14 @@ xa_cmd_run_launch (XaCliGlobals       *g,
 {
   g_autoptr(XaLaunch) launch = NULL;
   g_autofree char *bus = NULL;
+  g_autofree char *broker = NULL;
   g_auto(GStrv) host_env = NULL;
-  XaLaunchOptions lo = xa_cmd_run_launch_options (g, o, app_id, args, &bus);
+  XaLaunchOptions lo = xa_cmd_run_launch_options (g, o, app_id, args, &bus, &broker);
 
   host_env = (GStrv) lo.host_env;
+  /* A build's commands get no bus of the broker's. */
+  if (build_dir != NULL)
+    lo.broker_program = NULL;
   launch = build_dir != NULL ? xa_launch_prepare_build (build_dir, &lo, error)
                              : xa_launch_prepare (&lo, error);
   return launch != NULL ? xa_cmd_run_exec (g, launch, error) : EXIT_FAILURE;

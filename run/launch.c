@@ -7,6 +7,7 @@
  * when asked for, with a warning that it defeats the sandbox.  Trusts: the
  * store's deployments (metadata checked at deploy time, re-checked on
  * open) and the caller's environment for where its own sockets are. */
+#include "run/broker-client.h"
 #include "run/launch.h"
 
 #include <unistd.h>
@@ -31,6 +32,7 @@ struct _XaLaunch
   GStrv          user_storage;
   XaUserDbEntry  user;
   char          *instance_id;
+  XaBrokerInstance broker;   /* empty unless the broker gave a bus */
   char          *data_dir;
   GPtrArray     *warnings;   /* char * */
   GPtrArray     *command;    /* char *, NULL-terminated */
@@ -52,6 +54,7 @@ xa_launch_free (XaLaunch *self)
   g_clear_pointer (&self->argv, xa_sandbox_argv_free);
   g_strfreev (self->user_storage);
   g_free (self->instance_id);
+  xa_broker_instance_clear (&self->broker);
   g_free (self->data_dir);
   g_ptr_array_unref (self->warnings);
   g_ptr_array_unref (self->command);
@@ -207,7 +210,23 @@ xa_launch_finish (XaLaunch               *self,
   if (self->grants->session_bus && o->host_session_bus == NULL)
     g_ptr_array_add (self->warnings, g_strdup ("no session bus socket found; the app runs without one"));
 
-  self->instance_id = xa_run_plan_new_instance_id ();
+  /* The app's bus: the broker's filtered socket, unless it was granted
+   * the whole host bus; `xdg-app build` gets neither. */
+  if (o->broker_program != NULL && !self->grants->session_bus && o->host_session_address != NULL)
+    {
+      g_autoptr(GError) local_error = NULL;
+
+      if (!xa_broker_client_register (o->host_session_address, self->app_id,
+                                      self->grants->context_keyfile, o->broker_program,
+                                      &self->broker, &local_error))
+        g_ptr_array_add (self->warnings,
+                         g_strdup_printf ("no session bus for the app: %s", local_error->message));
+    }
+  if (self->grants->system_bus && self->broker.system_bus == NULL)
+    g_ptr_array_add (self->warnings, g_strdup ("no system bus for the app: the broker gives none"));
+
+  self->instance_id = self->broker.instance_id != NULL ? g_strdup (self->broker.instance_id)
+                                                       : xa_run_plan_new_instance_id ();
   runtime_ref = g_strdup (xa_ref_get_string (xa_deployment_get_ref (self->runtime)));
 
   spec = (XaRunSpec) {
@@ -228,6 +247,8 @@ xa_launch_finish (XaLaunch               *self,
     .host_runtime_dir = o->host_runtime_dir,
     .host_wayland_display = o->host_wayland_display,
     .host_session_bus = o->host_session_bus,
+    .broker_session_bus = self->broker.session_bus,
+    .broker_system_bus = self->broker.system_bus,
     .host_env = o->host_env,
   };
   self->argv = xa_run_plan_build (&spec, self->warnings, error);

@@ -25,6 +25,8 @@ typedef struct
   const char   *host_runtime_dir;      /* the caller's $XDG_RUNTIME_DIR */
   const char   *host_wayland_display;  /* the caller's $WAYLAND_DISPLAY */
   const char   *host_session_bus;      /* path of the caller's bus socket */
+  const char   *host_session_address;  /* the caller's $DBUS_SESSION_BUS_ADDRESS */
+  const char   *broker_program;        /* xdg-app-broker, to start it; NULL: no broker */
   const char *const *host_env;         /* the caller's environment */
 } XaLaunchOptions;
 

@@ -365,13 +365,18 @@ xa_run_plan_runtime_dir (XaSandboxArgv   *argv,
       if (g_file_test (host, G_FILE_TEST_EXISTS))
         xa_sandbox_argv_add (argv, "--ro-bind", host, dest, NULL);
     }
-  if (g->session_bus && spec->host_session_bus != NULL)
+  /* The broker's socket for this instance; the host's own only when
+   * the whole bus was granted. */
+  if (spec->broker_session_bus != NULL || (g->session_bus && spec->host_session_bus != NULL))
     {
       sock = g_build_filename (dir, "bus", NULL);
-      xa_sandbox_argv_add (argv, "--ro-bind", spec->host_session_bus, sock, NULL);
+      xa_sandbox_argv_add (argv, "--ro-bind",
+                           spec->broker_session_bus != NULL ? spec->broker_session_bus
+                                                            : spec->host_session_bus,
+                           sock, NULL);
     }
-  if (g->system_bus && g_file_test ("/run/dbus/system_bus_socket", G_FILE_TEST_EXISTS))
-    xa_sandbox_argv_add (argv, "--ro-bind", "/run/dbus/system_bus_socket",
+  if (spec->broker_system_bus != NULL)
+    xa_sandbox_argv_add (argv, "--ro-bind", spec->broker_system_bus,
                          "/run/dbus/system_bus_socket", NULL);
 }
 
@@ -417,12 +422,12 @@ xa_run_plan_env (XaSandboxArgv   *argv,
       g_autofree char *server = g_strdup_printf ("unix:%s/pulse/native", runtime_dir);
       xa_sandbox_argv_add (argv, "--setenv", "PULSE_SERVER", server, NULL);
     }
-  if (g->session_bus && spec->host_session_bus != NULL)
+  if (spec->broker_session_bus != NULL || (g->session_bus && spec->host_session_bus != NULL))
     {
       g_autofree char *addr = g_strdup_printf ("unix:path=%s/bus", runtime_dir);
       xa_sandbox_argv_add (argv, "--setenv", "DBUS_SESSION_BUS_ADDRESS", addr, NULL);
     }
-  if (g->system_bus)
+  if (spec->broker_system_bus != NULL)
     xa_sandbox_argv_add (argv, "--setenv", "DBUS_SYSTEM_BUS_ADDRESS",
                          "unix:path=/run/dbus/system_bus_socket", NULL);
 

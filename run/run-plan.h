@@ -45,6 +45,8 @@ typedef struct
   const char *host_runtime_dir;     /* the host's $XDG_RUNTIME_DIR, or NULL */
   const char *host_wayland_display; /* the host's $WAYLAND_DISPLAY, or NULL */
   const char *host_session_bus;     /* path of the host bus socket, or NULL */
+  const char *broker_session_bus;   /* the instance's filtered socket, or NULL */
+  const char *broker_system_bus;    /* likewise for the system bus */
   const char *const *host_env;      /* the caller's environment */
 } XaRunSpec;
 
