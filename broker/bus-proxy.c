@@ -36,6 +36,7 @@
  * 16 and its maximum 253. */
 #define MAX_FDS_QUEUED 1024
 #define READ_CHUNK 65536
+#define READ_BUDGET (4 * 1024 * 1024)
 
 typedef struct _Client Client;
 
@@ -52,7 +53,9 @@ typedef struct
   Client     *client;
   int         fd;
   gpointer    tag;            /* in the client's GSource */
+  GIOCondition watching;      /* what the tag asks for now */
   GByteArray *in;             /* bytes read, not yet a whole message */
+  guint       in_swaps;       /* how often `in` went out with a message */
   GArray     *in_fds;         /* int: fds received, not yet claimed */
   GQueue      out;            /* OutMessage */
   gsize       out_bytes;
@@ -146,7 +149,12 @@ update_conditions (Client *client)
         want |= G_IO_IN;
       if (!g_queue_is_empty (&side->out))
         want |= G_IO_OUT;
-      g_source_modify_unix_fd (&client->source, side->tag, want);
+      /* Each change is an epoll_ctl: only when something changed. */
+      if (want != side->watching)
+        {
+          g_source_modify_unix_fd (&client->source, side->tag, want);
+          side->watching = want;
+        }
     }
 }
 
@@ -247,34 +255,63 @@ send_bytes (Side *side,
 
 /* ------------------------------------------------------------- input */
 
-/* Reads into @side's buffer; FALSE at end of file or on error. */
+/* How much to ask for: the rest of the message being read when its
+ * length is known (one large message, one read), else a chunk. */
+static gsize
+wanted (Side *side)
+{
+  gsize total = 0;
+
+  if (side->client->sasl_server == NULL && side->client->sasl_client == NULL &&
+      side->in->len >= XA_WIRE_FIXED_HEADER_SIZE &&
+      xa_wire_peek_length (side->in->data, side->in->len, MAX_MESSAGE, &total, NULL) &&
+      total > side->in->len + READ_CHUNK)
+    return total - side->in->len;
+  return READ_CHUNK;
+}
+
+/* Reads what the socket has, up to a few MiB so that one busy client
+ * cannot starve the others; FALSE at end of file or on error. */
 static gboolean
 read_some (Side *side)
 {
-  union { struct cmsghdr align; char buf[CMSG_SPACE (sizeof (int) * 253)]; } control;
-  guint old_len = side->in->len;
-  struct iovec iov;
-  struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
-                        .msg_control = control.buf, .msg_controllen = sizeof control.buf };
-  ssize_t n;
+  gsize budget = READ_BUDGET;
 
-  g_byte_array_set_size (side->in, old_len + READ_CHUNK);
-  iov.iov_base = side->in->data + old_len;
-  iov.iov_len = READ_CHUNK;
-  n = recvmsg (side->fd, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
-  g_byte_array_set_size (side->in, old_len + MAX (n, 0));
-  if (n < 0)
-    return errno == EAGAIN || errno == EINTR;
-  for (struct cmsghdr *cmsg = CMSG_FIRSTHDR (&msg); cmsg != NULL; cmsg = CMSG_NXTHDR (&msg, cmsg))
-    if (cmsg->cmsg_level == SOL_SOCKET && cmsg->cmsg_type == SCM_RIGHTS)
-      {
-        guint count = (cmsg->cmsg_len - CMSG_LEN (0)) / sizeof (int);
+  while (budget > 0)
+    {
+      union { struct cmsghdr align; char buf[CMSG_SPACE (sizeof (int) * 253)]; } control;
+      guint old_len = side->in->len;
+      gsize want = MIN (wanted (side), budget);
+      struct iovec iov;
+      struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+                            .msg_control = control.buf, .msg_controllen = sizeof control.buf };
+      ssize_t n;
 
-        g_array_append_vals (side->in_fds, CMSG_DATA (cmsg), count);
-      }
-  if (side->in_fds->len > MAX_FDS_QUEUED || (msg.msg_flags & MSG_CTRUNC) != 0)
-    return FALSE;
-  return n > 0;
+      g_byte_array_set_size (side->in, old_len + want);
+      iov.iov_base = side->in->data + old_len;
+      iov.iov_len = want;
+      n = recvmsg (side->fd, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+      g_byte_array_set_size (side->in, old_len + MAX (n, 0));
+      if (n < 0)
+        return errno == EAGAIN || errno == EINTR;
+      if (n == 0)
+        return FALSE;
+      for (struct cmsghdr *cmsg = CMSG_FIRSTHDR (&msg); cmsg != NULL; cmsg = CMSG_NXTHDR (&msg, cmsg))
+        if (cmsg->cmsg_level == SOL_SOCKET && cmsg->cmsg_type == SCM_RIGHTS)
+          {
+            guint count = (cmsg->cmsg_len - CMSG_LEN (0)) / sizeof (int);
+
+            g_array_append_vals (side->in_fds, CMSG_DATA (cmsg), count);
+          }
+      if (side->in_fds->len > MAX_FDS_QUEUED || (msg.msg_flags & MSG_CTRUNC) != 0)
+        return FALSE;
+      /* Fds arrive with the first byte of their message: stop there, so
+       * that they are matched with the right one. */
+      if ((gsize) n < want || side->in_fds->len > 0)
+        break;
+      budget -= n;
+    }
+  return TRUE;
 }
 
 /* Takes @n fds from the front of @side's received fds. */
@@ -312,7 +349,16 @@ handle_message (Side *from,
   switch (action)
     {
     case XA_BUS_FILTER_FORWARD:
-      send_message (to, g_bytes_new (data, len), fds, header->n_unix_fds);
+      /* A large message that fills the buffer changes hands uncopied. */
+      if (len >= READ_CHUNK && len == from->in->len && data == from->in->data)
+        {
+          send_message (to, g_byte_array_free_to_bytes (g_steal_pointer (&from->in)),
+                        fds, header->n_unix_fds);
+          from->in = g_byte_array_new ();
+          from->in_swaps++;
+        }
+      else
+        send_message (to, g_bytes_new (data, len), fds, header->n_unix_fds);
       fds = NULL;
       break;
     case XA_BUS_FILTER_REPLACE:
@@ -369,8 +415,13 @@ dispatch (Side *side)
           client_close (client, error->message);
           return FALSE;
         }
-      handle_message (side, data, total, &header);
-      start += total;
+      {
+        guint swaps = side->in_swaps;
+
+        handle_message (side, data, total, &header);
+        /* The buffer itself went out with the message: a fresh one. */
+        start = side->in_swaps == swaps ? start + total : 0;
+      }
     }
   if (start > 0 && side->in != NULL)
     g_byte_array_remove_range (side->in, 0, start);
@@ -588,7 +639,9 @@ on_accept (XaInstance *instance,
   side_init (&client->app, client, fd);
   side_init (&client->bus_side, client, upstream);
   client->app.tag = g_source_add_unix_fd (&client->source, fd, G_IO_IN);
+  client->app.watching = G_IO_IN;
   client->bus_side.tag = g_source_add_unix_fd (&client->source, upstream, G_IO_IN);
+  client->bus_side.watching = G_IO_IN;
   g_source_set_name (&client->source, "xdg-app bus client");
   g_source_attach (&client->source, NULL);
   g_hash_table_insert (self->clients, client, instance);

@@ -6,6 +6,7 @@
 #   ReadFd (h) → s       what the fd holds (up to 4 KiB)
 #   Emit ()              a broadcast signal Tick (s NAME)
 #   WhoCalls () → s      the caller's unique name, as the bus says
+#   Echo (ay) → ay       its argument
 # Prints "ready" once every name is owned, then serves until killed.
 import os
 import sys
@@ -21,6 +22,7 @@ XML = '''
     <method name="ReadFd"><arg type="h" direction="in"/><arg type="s" direction="out"/></method>
     <method name="Emit"/>
     <method name="WhoCalls"><arg type="s" direction="out"/></method>
+    <method name="Echo"><arg type="ay" direction="in"/><arg type="ay" direction="out"/></method>
     <signal name="Tick"><arg type="s"/></signal>
   </interface>
 </node>'''
@@ -48,6 +50,8 @@ def serve(name):
             conn.emit_signal(None, '/org/example/Peer', 'org.example.Peer', 'Tick',
                              GLib.Variant('(s)', (name,)))
             invocation.return_value(None)
+        elif method == 'Echo':
+            invocation.return_value(params)
         else:
             invocation.return_value(GLib.Variant('(s)', (sender,)))
 

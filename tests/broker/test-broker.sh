@@ -13,7 +13,7 @@ command -v dbus-daemon >/dev/null || skip_all "dbus-daemon is not installed (apt
 /usr/bin/python3 -c 'import gi' 2>/dev/null || skip_all "python3-gi is not installed"
 [ -x /usr/bin/gdbus ] || skip_all "gdbus is not installed (apt-get install libglib2.0-bin)"
 
-plan 18
+plan 19
 
 BUILD=$XDG_APP_BUILD_ROOT
 APP=org.test.BusApp
@@ -58,6 +58,8 @@ xa add-repo --no-gpg-verify testrepo "$URL" &&
 on_exit "kill $!"
 for _ in $(seq 100); do grep -q ready "$T/peers.out" && break; sleep 0.1; done
 grep -q ready "$T/peers.out" || bail_out "peers did not start: $(cat "$T/peers.err")"
+
+printf '[Session Bus Policy]\norg.example.Talk=talk\n' >"$T/talk.ctx"
 
 # inside SCRIPT: runs SCRIPT in the app's sandbox; sets $out, $err, $rc.
 inside ()
@@ -160,6 +162,26 @@ case $out in
   *"through the proxy"*) ok "talk: a file descriptor travels with a call" ;;
   *) fail "talk: a file descriptor travels with a call" "rc=$rc out=$out" "$err" ;;
 esac
+
+# Large messages both ways, several in a row (they leave the proxy's
+# buffers whole).
+big='import gi
+gi.require_version("Gio", "2.0")
+from gi.repository import Gio, GLib
+bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
+for size in (1 << 20, 3 << 20, 70000, 1 << 20):
+    data = bytes(range(256)) * (size // 256)
+    r = bus.call_sync("org.example.Talk", "/org/example/Peer", "org.example.Peer", "Echo",
+                      GLib.Variant.new_tuple(GLib.Variant.new_from_bytes(
+                          GLib.VariantType("ay"), GLib.Bytes(data), True)), None, 0, -1, None)
+    assert r.get_child_value(0).get_data_as_bytes().get_data() == data
+print("echoed")'
+if "$BROKER_TESTS/register.py" $APP "$T/talk.ctx" /usr/bin/python3 -c "$big" >"$T/big.out" 2>&1 &&
+   [ "$(cat "$T/big.out")" = echoed ]; then
+  ok "talk: messages of megabytes go through whole, one after the other"
+else
+  fail "talk: messages of megabytes go through whole, one after the other" "$(cat "$T/big.out")"
+fi
 
 # --- owning -------------------------------------------------------------------
 inside "$(call_bus RequestName $APP 4); $(call_bus RequestName $APP.Sub 4); \
