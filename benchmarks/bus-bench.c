@@ -1,0 +1,238 @@
+/* benchmarks/bus-bench.c — the two ends of the bus benchmark
+ * (benchmarks/broker-bus), on GDBus so that the direct, xdg-dbus-proxy
+ * and broker paths all carry the very same client and server:
+ *
+ *   bus-bench serve NAME                   owns NAME; Echo (ay) → ay, Flood (uu)
+ *   bus-bench latency ADDRESS NAME N       N sequential small calls; median µs
+ *   bus-bench pipelined ADDRESS NAME N D   N calls, D in flight; calls/s
+ *   bus-bench throughput ADDRESS NAME N S  N sequential calls of S bytes; MiB/s
+ *
+ * Flood (count, size) emits count broadcast signals Data (ay) of size bytes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <gio/gio.h>
+
+#define PATH "/org/bench/Echo"
+#define IFACE "org.bench.Echo"
+
+static const char xml[] =
+  "<node><interface name='" IFACE "'>"
+  "<method name='Echo'><arg type='ay' direction='in'/><arg type='ay' direction='out'/></method>"
+  "<method name='Flood'><arg type='u' direction='in'/><arg type='u' direction='in'/></method>"
+  "<signal name='Data'><arg type='ay'/></signal>"
+  "</interface></node>";
+
+static void
+on_call (GDBusConnection *connection,
+         const char *sender,
+         const char *path,
+         const char *interface,
+         const char *method,
+         GVariant *parameters,
+         GDBusMethodInvocation *invocation,
+         gpointer user_data)
+{
+  if (strcmp (method, "Echo") == 0)
+    {
+      g_dbus_method_invocation_return_value (invocation, parameters);
+      return;
+    }
+  {
+    guint32 count, size;
+    g_autofree guint8 *data = NULL;
+
+    g_variant_get (parameters, "(uu)", &count, &size);
+    data = g_malloc0 (size);
+    g_dbus_method_invocation_return_value (invocation, NULL);
+    for (guint32 i = 0; i < count; i++)
+      g_dbus_connection_emit_signal (connection, NULL, PATH, IFACE, "Data",
+                                     g_variant_new ("(@ay)",
+                                                    g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE,
+                                                                               data, size, 1)),
+                                     NULL);
+  }
+}
+
+static void
+on_acquired (GDBusConnection *connection,
+             const char *name,
+             gpointer user_data)
+{
+  g_print ("ready\n");
+}
+
+static int
+serve (const char *name)
+{
+  g_autoptr(GDBusNodeInfo) info = g_dbus_node_info_new_for_xml (xml, NULL);
+  const GDBusInterfaceVTable vtable = { on_call, NULL, NULL, { 0 } };
+  g_autoptr(GDBusConnection) bus = g_bus_get_sync (G_BUS_TYPE_SESSION, NULL, NULL);
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+
+  if (bus == NULL)
+    return EXIT_FAILURE;
+  g_dbus_connection_register_object (bus, PATH, info->interfaces[0], &vtable, NULL, NULL, NULL);
+  g_bus_own_name_on_connection (bus, name, G_BUS_NAME_OWNER_FLAGS_NONE, on_acquired, NULL, NULL, NULL);
+  g_main_loop_run (loop);
+  return EXIT_SUCCESS;
+}
+
+static GVariant *
+payload (gsize size)
+{
+  g_autofree guint8 *data = g_malloc0 (size);
+
+  return g_variant_new ("(@ay)", g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, data, size, 1));
+}
+
+static GDBusConnection *
+connect_to (const char *address)
+{
+  g_autoptr(GError) error = NULL;
+  GDBusConnection *c =
+    g_dbus_connection_new_for_address_sync (address,
+                                            G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT |
+                                            G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
+                                            NULL, NULL, &error);
+
+  if (c == NULL)
+    g_error ("cannot connect to %s: %s", address, error->message);
+  return c;
+}
+
+static GVariant *
+echo (GDBusConnection *c,
+      const char *name,
+      gsize size)
+{
+  g_autoptr(GError) error = NULL;
+  GVariant *reply = g_dbus_connection_call_sync (c, name, PATH, IFACE, "Echo", payload (size),
+                                                 G_VARIANT_TYPE ("(ay)"), G_DBUS_CALL_FLAGS_NONE,
+                                                 -1, NULL, &error);
+
+  if (reply == NULL)
+    g_error ("Echo: %s", error->message);
+  return reply;
+}
+
+static int
+compare_doubles (gconstpointer a,
+                 gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+static int
+latency (const char *address,
+         const char *name,
+         guint n)
+{
+  g_autoptr(GDBusConnection) c = connect_to (address);
+  g_autoptr(GArray) times = g_array_sized_new (FALSE, FALSE, sizeof (double), n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      gint64 start = g_get_monotonic_time ();
+      g_autoptr(GVariant) reply = echo (c, name, 8);
+      double us = g_get_monotonic_time () - start;
+
+      g_array_append_val (times, us);
+    }
+  g_array_sort (times, compare_doubles);
+  g_print ("%.1f\n", g_array_index (times, double, n / 2));
+  return EXIT_SUCCESS;
+}
+
+typedef struct
+{
+  GDBusConnection *c;
+  const char *name;
+  guint to_send;
+  guint pending;
+  GMainLoop *loop;
+} Pipeline;
+
+static void send_one (Pipeline *p);
+
+static void
+on_reply (GObject *source,
+          GAsyncResult *result,
+          gpointer user_data)
+{
+  Pipeline *p = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GVariant) reply = g_dbus_connection_call_finish (p->c, result, &error);
+
+  if (reply == NULL)
+    g_error ("Echo: %s", error->message);
+  p->pending--;
+  if (p->to_send > 0)
+    send_one (p);
+  else if (p->pending == 0)
+    g_main_loop_quit (p->loop);
+}
+
+static void
+send_one (Pipeline *p)
+{
+  p->to_send--;
+  p->pending++;
+  g_dbus_connection_call (p->c, p->name, PATH, IFACE, "Echo", payload (8), G_VARIANT_TYPE ("(ay)"),
+                          G_DBUS_CALL_FLAGS_NONE, -1, NULL, on_reply, p);
+}
+
+static int
+pipelined (const char *address,
+           const char *name,
+           guint n,
+           guint depth)
+{
+  g_autoptr(GDBusConnection) c = connect_to (address);
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  Pipeline p = { c, name, n, 0, loop };
+  gint64 start = g_get_monotonic_time ();
+
+  for (guint i = 0; i < depth && p.to_send > 0; i++)
+    send_one (&p);
+  g_main_loop_run (loop);
+  g_print ("%.0f\n", n / ((g_get_monotonic_time () - start) / 1e6));
+  return EXIT_SUCCESS;
+}
+
+static int
+throughput (const char *address,
+            const char *name,
+            guint n,
+            gsize size)
+{
+  g_autoptr(GDBusConnection) c = connect_to (address);
+  gint64 start = g_get_monotonic_time ();
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GVariant) reply = echo (c, name, size);
+    }
+  /* Each call carries the payload there and back. */
+  g_print ("%.1f\n", 2.0 * n * size / (1024 * 1024) / ((g_get_monotonic_time () - start) / 1e6));
+  return EXIT_SUCCESS;
+}
+
+int
+main (int argc,
+      char **argv)
+{
+  if (argc == 3 && strcmp (argv[1], "serve") == 0)
+    return serve (argv[2]);
+  if (argc == 5 && strcmp (argv[1], "latency") == 0)
+    return latency (argv[2], argv[3], atoi (argv[4]));
+  if (argc == 6 && strcmp (argv[1], "pipelined") == 0)
+    return pipelined (argv[2], argv[3], atoi (argv[4]), atoi (argv[5]));
+  if (argc == 6 && strcmp (argv[1], "throughput") == 0)
+    return throughput (argv[2], argv[3], atoi (argv[4]), atoi (argv[5]));
+  g_printerr ("usage: bus-bench serve NAME | latency ADDRESS NAME N | "
+              "pipelined ADDRESS NAME N DEPTH | throughput ADDRESS NAME N SIZE\n");
+  return EXIT_FAILURE;
+}
