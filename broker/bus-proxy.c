@@ -643,6 +643,11 @@ on_accept (XaInstance *instance,
   client->bus_side.tag = g_source_add_unix_fd (&client->source, upstream, G_IO_IN);
   client->bus_side.watching = G_IO_IN;
   g_source_set_name (&client->source, "xdg-app bus client");
+  /* GLib blocks a source that may not recurse while it dispatches: it
+   * takes its fds out of the poll set and puts them back, four wakeups
+   * of the loop per message.  Dispatch never runs the loop, so nothing
+   * can recurse. */
+  g_source_set_can_recurse (&client->source, TRUE);
   g_source_attach (&client->source, NULL);
   g_hash_table_insert (self->clients, client, instance);
   xa_instance_add_client (instance);
