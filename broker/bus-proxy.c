@@ -55,7 +55,6 @@ typedef struct
   gpointer    tag;            /* in the client's GSource */
   GIOCondition watching;      /* what the tag asks for now */
   GByteArray *in;             /* bytes read, not yet a whole message */
-  guint       in_swaps;       /* how often `in` went out with a message */
   GArray     *in_fds;         /* int: fds received, not yet claimed */
   GQueue      out;            /* OutMessage */
   gsize       out_bytes;
@@ -149,7 +148,8 @@ update_conditions (Client *client)
         want |= G_IO_IN;
       if (!g_queue_is_empty (&side->out))
         want |= G_IO_OUT;
-      /* Each change is an epoll_ctl: only when something changed. */
+      /* Each change wakes the loop up (GLib signals its eventfd):
+       * only when something changed. */
       if (want != side->watching)
         {
           g_source_modify_unix_fd (&client->source, side->tag, want);
@@ -326,7 +326,9 @@ take_fds (Side *side,
   return fds;
 }
 
-static void
+/* Runs one message past the filter and on; TRUE when @from's buffer
+ * itself went out with it (and @from has a fresh one). */
+static gboolean
 handle_message (Side *from,
                 const guint8 *data,
                 gsize len,
@@ -337,6 +339,7 @@ handle_message (Side *from,
   g_autoptr(GBytes) replacement = NULL;
   g_autoptr(GError) error = NULL;
   XaBusFilterAction action;
+  gboolean took_buffer = FALSE;
   GBytes *own;
   int *fds;
 
@@ -352,10 +355,11 @@ handle_message (Side *from,
       /* A large message that fills the buffer changes hands uncopied. */
       if (len >= READ_CHUNK && len == from->in->len && data == from->in->data)
         {
-          send_message (to, g_byte_array_free_to_bytes (g_steal_pointer (&from->in)),
-                        fds, header->n_unix_fds);
+          GByteArray *whole = g_steal_pointer (&from->in);
+
           from->in = g_byte_array_new ();
-          from->in_swaps++;
+          send_message (to, g_byte_array_free_to_bytes (whole), fds, header->n_unix_fds);
+          took_buffer = TRUE;
         }
       else
         send_message (to, g_bytes_new (data, len), fds, header->n_unix_fds);
@@ -382,6 +386,7 @@ handle_message (Side *from,
     }
   while (!client->closing && (own = xa_bus_filter_pop_outgoing (client->filter)) != NULL)
     send_message (&client->bus_side, own, NULL, 0);
+  return took_buffer;
 }
 
 /* Every whole message in @side's buffer, while the side may be read. */
@@ -415,13 +420,9 @@ dispatch (Side *side)
           client_close (client, error->message);
           return FALSE;
         }
-      {
-        guint swaps = side->in_swaps;
-
-        handle_message (side, data, total, &header);
-        /* The buffer itself went out with the message: a fresh one. */
-        start = side->in_swaps == swaps ? start + total : 0;
-      }
+      /* When the buffer itself went out with the message, the side
+       * reads on into a fresh one. */
+      start = handle_message (side, data, total, &header) ? 0 : start + total;
     }
   if (start > 0 && side->in != NULL)
     g_byte_array_remove_range (side->in, 0, start);

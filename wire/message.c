@@ -379,8 +379,9 @@ check_array (Cursor *c,
     return FALSE;
   if (len > c->end - c->pos)
     return fail (c, "array longer than the message");
-  /* Arrays of fixed-size numbers: nothing to check per element, and a
-   * 1 MiB "ay" must not cost a million calls. */
+  /* Arrays of fixed-size numbers (each as large as its alignment):
+   * nothing to check per element, and a 1 MiB "ay" must not cost a
+   * million calls.  Booleans and fd indexes have values to check. */
   if (strchr ("ynqiuxtd", element[0]) != NULL)
     {
       if (len % xa_wire_type_alignment (element[0]) != 0)
