@@ -1,6 +1,7 @@
 /* broker/broker.c — see broker.h.  The instance table: an instance is in
  * it from registration until its monitor exits or it is killed; nothing
- * else removes one. */
+ * else removes one.  The connection table: one XaCaller per proxied
+ * connection, per bus (unique names of two buses may be equal). */
 #include <glib.h>
 
 #include "broker/broker.h"
@@ -13,6 +14,7 @@ struct _XaBroker
   XaInstanceAcceptFunc      accept;
   gpointer                  accept_data;
   GArray                   *ended;     /* EndedHook, in the order added */
+  GHashTable               *connections[XA_INSTANCE_N_BUSES];  /* unique name → XaCaller */
 };
 
 typedef struct
@@ -33,6 +35,9 @@ xa_broker_new (const XaBrokerOptions *options)
                                            (GDestroyNotify) xa_instance_free);
   self->order = g_ptr_array_new ();
   self->ended = g_array_new (FALSE, FALSE, sizeof (EndedHook));
+  for (gsize i = 0; i < G_N_ELEMENTS (self->connections); i++)
+    self->connections[i] = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                  (GDestroyNotify) xa_caller_unref);
   return self;
 }
 
@@ -44,6 +49,8 @@ xa_broker_free (XaBroker *self)
   g_ptr_array_unref (self->order);
   g_hash_table_unref (self->instances);
   g_array_unref (self->ended);
+  for (gsize i = 0; i < G_N_ELEMENTS (self->connections); i++)
+    g_hash_table_unref (self->connections[i]);
   g_free ((char *) self->options.runtime_dir);
   g_free ((char *) self->options.session_address);
   g_free ((char *) self->options.system_address);
@@ -158,4 +165,33 @@ xa_broker_list_instances (XaBroker *self)
   for (guint i = 0; i < self->order->len; i++)
     g_ptr_array_add (list, self->order->pdata[i]);
   return list;
+}
+
+void
+xa_broker_add_connection (XaBroker *self,
+                          XaInstance *instance,
+                          XaInstanceBus bus,
+                          const char *unique_name)
+{
+  g_return_if_fail (bus < XA_INSTANCE_N_BUSES);
+  g_hash_table_replace (self->connections[bus], g_strdup (unique_name),
+                        xa_caller_ref (xa_instance_get_caller (instance)));
+}
+
+void
+xa_broker_remove_connection (XaBroker *self,
+                             XaInstanceBus bus,
+                             const char *unique_name)
+{
+  g_return_if_fail (bus < XA_INSTANCE_N_BUSES);
+  g_hash_table_remove (self->connections[bus], unique_name);
+}
+
+XaCaller *
+xa_broker_lookup_connection (XaBroker *self,
+                             XaInstanceBus bus,
+                             const char *unique_name)
+{
+  g_return_val_if_fail (bus < XA_INSTANCE_N_BUSES, NULL);
+  return g_hash_table_lookup (self->connections[bus], unique_name);
 }

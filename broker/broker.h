@@ -1,10 +1,12 @@
 /* broker/broker.h — XaBroker: the daemon's state.  The instance table,
- * the addresses of the real buses its proxies connect to, and the hooks
- * that tie instances to their proxied connections. */
+ * the addresses of the real buses its proxies connect to, the hooks
+ * that tie instances to their proxied connections, and which unique
+ * name on which bus is which instance's connection. */
 #pragma once
 
 #include <glib.h>
 
+#include "broker/caller.h"
 #include "broker/instance.h"
 #include "policy/context.h"
 
@@ -52,6 +54,23 @@ XaInstance     *xa_broker_lookup_instance (XaBroker               *self,
                                            const char             *id);
 /* Every instance, oldest first; the array is new, the instances borrowed. */
 GPtrArray      *xa_broker_list_instances  (XaBroker               *self);
+
+/* The connections the proxy made for instances, by the unique name the
+ * bus gave each: added when the bus answers the client's Hello (before
+ * any other message of the client reaches the bus), removed when the
+ * proxy closes it. */
+void            xa_broker_add_connection    (XaBroker               *self,
+                                             XaInstance             *instance,
+                                             XaInstanceBus           bus,
+                                             const char             *unique_name);
+void            xa_broker_remove_connection (XaBroker               *self,
+                                             XaInstanceBus           bus,
+                                             const char             *unique_name);
+/* The instance's caller behind @unique_name on @bus; NULL if it is none
+ * of the proxy's connections (now). */
+XaCaller       *xa_broker_lookup_connection (XaBroker               *self,
+                                             XaInstanceBus           bus,
+                                             const char             *unique_name);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (XaBroker, xa_broker_free)
 

@@ -64,6 +64,7 @@ struct _XaBusFilter
   guint32 next_own_serial;       /* for calls to the bus */
   guint32 next_answer_serial;    /* for answers made up for the client */
   gboolean holding;
+  gboolean awaiting_hello;       /* Hello went out, its reply has not come */
 };
 
 XaBusFilter *
@@ -109,7 +110,7 @@ xa_bus_filter_pop_outgoing (XaBusFilter *self)
 gboolean
 xa_bus_filter_is_holding_client (XaBusFilter *self)
 {
-  return self->holding;
+  return self->holding || self->awaiting_hello;
 }
 
 const char *
@@ -441,7 +442,20 @@ bus_method (XaBusFilter *self,
     return refuse (self, header, FALSE, NULL, out_message);
 
   if (strcmp (member, "Hello") == 0)
-    return expect_reply (self, header, EXPECT_HELLO, error);
+    {
+      /* Nothing else of the client's reaches the bus before the broker
+       * knows its unique name: a portal that gets a call from that name
+       * must find it in the broker's table, never take it for the
+       * host's (broker/identity.c). */
+      if (!wants_reply (header))
+        {
+          g_set_error (error, XA_WIRE_ERROR, XA_WIRE_ERROR_INVALID,
+                       _("Hello without asking for its reply"));
+          return XA_BUS_FILTER_DISCONNECT;
+        }
+      self->awaiting_hello = TRUE;
+      return expect_reply (self, header, EXPECT_HELLO, error);
+    }
   if (strcmp (member, "RemoveMatch") == 0 || strcmp (member, "GetId") == 0)
     return expect_reply (self, header, EXPECT_NORMAL, error);
   if (strcmp (member, "ListNames") == 0 || strcmp (member, "ListActivatableNames") == 0)
@@ -600,6 +614,7 @@ reply_from_bus (XaBusFilter *self,
   switch (expect)
     {
     case EXPECT_HELLO:
+      self->awaiting_hello = FALSE;
       if (header->type == XA_WIRE_METHOD_RETURN && self->unique_name == NULL)
         {
           const char *name = read_string_arg (data, header, 0);

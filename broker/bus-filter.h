@@ -46,8 +46,8 @@ XaBusFilterAction  xa_bus_filter_from_bus          (XaBusFilter        *self,
 /* The filter's own calls to the bus, oldest first, to be sent after the
  * message just handled; NULL when there are none. */
 GBytes            *xa_bus_filter_pop_outgoing      (XaBusFilter        *self);
-/* Whether the client's messages must wait: the filter is still learning
- * who owns the names its rules cover. */
+/* Whether the client's messages must wait: for the answer to its Hello,
+ * or while the filter learns who owns the names its rules cover. */
 gboolean           xa_bus_filter_is_holding_client (XaBusFilter        *self);
 /* The client's unique name once the bus has answered its Hello. */
 const char        *xa_bus_filter_get_unique_name   (XaBusFilter        *self);

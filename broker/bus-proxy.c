@@ -6,9 +6,13 @@
  * and passes on only whole messages that wire/message.c found valid and
  * the client's XaBusFilter let through.  An invalid message, an fd count
  * that does not add up, a serial in the filter's range or a queue left
- * full for too long drops that client only.  Memory is bounded: past the
- * high mark of a queue the proxy stops reading the side that fills it, so
- * a flood waits in the kernel and in the bus daemon, not here.
+ * full for too long drops that client only.  The client's unique name
+ * goes into the broker's table (caller identity, broker/identity.c) as
+ * soon as the bus answers its Hello, before anything else of the
+ * client's is forwarded, and leaves it when the client is closed.
+ * Memory is bounded: past the high mark of a queue the proxy stops
+ * reading the side that fills it, so a flood waits in the kernel and in
+ * the bus daemon, not here.
  *
  * Trusts: the bus daemon (framing of what it sends is still checked:
  * the client must never see a message we could not parse); the filter's
@@ -72,6 +76,7 @@ struct _Client
   XaSaslServer *sasl_server;  /* the client's authentication, until BEGIN */
   XaSaslClient *sasl_client;  /* ours to the bus, until it agreed */
   gboolean      unix_fds;     /* both sides agreed to pass fds */
+  gboolean      registered;   /* its unique name is in the broker's table */
   Side          app;          /* the sandboxed client */
   Side          bus_side;     /* our connection to the real bus */
   gboolean      closing;
@@ -346,7 +351,16 @@ handle_message (Side *from,
   if (from == &client->app)
     action = xa_bus_filter_from_client (client->filter, data, header, &replacement, &error);
   else
-    action = xa_bus_filter_from_bus (client->filter, data, header, &replacement);
+    {
+      action = xa_bus_filter_from_bus (client->filter, data, header, &replacement);
+      /* The answer to Hello: from now on the name is this instance's. */
+      if (!client->registered && xa_bus_filter_get_unique_name (client->filter) != NULL)
+        {
+          xa_broker_add_connection (client->proxy->broker, client->instance, client->bus,
+                                    xa_bus_filter_get_unique_name (client->filter));
+          client->registered = TRUE;
+        }
+    }
 
   fds = take_fds (from, header->n_unix_fds);
   switch (action)
@@ -575,6 +589,9 @@ client_close (Client *client,
   client->closing = TRUE;
   g_debug ("instance %s: client closed: %s", xa_instance_get_id (client->instance), why);
   xa_instance_remove_client (client->instance);
+  if (client->registered)
+    xa_broker_remove_connection (client->proxy->broker, client->bus,
+                                 xa_bus_filter_get_unique_name (client->filter));
   g_hash_table_remove (client->proxy->clients, client);
   g_source_destroy (&client->source);
 }

@@ -53,6 +53,7 @@ struct _XaInstance
   char      *app_id;
   char      *dir;
   XaContext *context;
+  XaCaller  *caller;       /* who its connections are, for portals */
   int        pid_fd;
   int        pid;
   guint      pid_source;
@@ -204,6 +205,7 @@ xa_instance_new (const XaInstanceHooks *hooks,
   self->id = make_instance_dir (hooks->runtime_dir, &self->dir, error);
   if (self->id == NULL)
     return NULL;
+  self->caller = xa_caller_new_app (app_id, self->id, context);
   if (!listener_open (self, XA_INSTANCE_BUS_SESSION, error))
     return NULL;
   if (xa_context_has_socket (context, XA_SOCKET_SYSTEM_BUS) &&
@@ -226,6 +228,7 @@ xa_instance_free (XaInstance *self)
   if (self->pid_fd >= 0)
     (void) close (self->pid_fd);
   g_clear_pointer (&self->context, xa_context_free);
+  g_clear_pointer (&self->caller, xa_caller_unref);
   g_free (self->dir);
   g_free (self->id);
   g_free (self->app_id);
@@ -248,6 +251,12 @@ const XaContext *
 xa_instance_get_context (XaInstance *self)
 {
   return self->context;
+}
+
+XaCaller *
+xa_instance_get_caller (XaInstance *self)
+{
+  return self->caller;
 }
 
 int

@@ -5,6 +5,7 @@
 
 #include <glib.h>
 
+#include "broker/caller.h"
 #include "policy/context.h"
 
 G_BEGIN_DECLS
@@ -54,6 +55,9 @@ void            xa_instance_free           (XaInstance             *self);
 const char     *xa_instance_get_id         (XaInstance             *self);
 const char     *xa_instance_get_app_id     (XaInstance             *self);
 const XaContext *xa_instance_get_context   (XaInstance             *self);
+/* The instance as a caller of portals: shared by its connections, and
+ * kept by them after the instance ends. */
+XaCaller       *xa_instance_get_caller     (XaInstance             *self);
 int             xa_instance_get_pid        (XaInstance             *self);
 gint64          xa_instance_get_started    (XaInstance             *self);
 /* The path of the socket of @bus, or NULL if the instance has none. */

@@ -14,6 +14,7 @@
 
 #include "broker/broker.h"
 #include "broker/bus-proxy.h"
+#include "broker/identity.h"
 #include "broker/service.h"
 
 typedef struct
@@ -21,6 +22,7 @@ typedef struct
   GMainLoop       *loop;
   XaBroker        *broker;
   XaBusProxy      *proxy;
+  XaIdentity      *identity;
   XaBrokerService *service;
   int              status;
 } Daemon;
@@ -140,7 +142,8 @@ run (int argc,
   d.loop = g_main_loop_new (NULL, FALSE);
   d.broker = xa_broker_new (&options);
   d.proxy = xa_bus_proxy_new (d.broker, &limits);
-  d.service = xa_broker_service_new (d.broker, bus, error);
+  d.identity = xa_identity_new (d.broker, bus);
+  d.service = xa_broker_service_new (d.broker, d.identity, bus, error);
   if (d.service == NULL)
     return EXIT_FAILURE;
 
@@ -156,6 +159,7 @@ run (int argc,
   g_bus_unown_name (owner);
   xa_broker_service_free (d.service);
   xa_bus_proxy_free (d.proxy);
+  xa_identity_free (d.identity);
   xa_broker_free (d.broker);
   g_main_loop_unref (d.loop);
   return d.status;

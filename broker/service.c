@@ -23,6 +23,7 @@
 struct _XaBrokerService
 {
   XaBroker        *broker;
+  XaIdentity      *identity;
   GDBusConnection *connection;
   XaDbusBroker1   *skeleton;
 };
@@ -216,6 +217,50 @@ handle_kill_instance (XaDbusBroker1 *skeleton,
 }
 
 static void
+on_identified (GObject *source,
+               GAsyncResult *result,
+               gpointer user_data)
+{
+  g_autoptr(GDBusMethodInvocation) invocation = user_data;
+  XaBrokerService *self = g_object_get_data (G_OBJECT (invocation), "xa-broker-service");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(XaCaller) caller = xa_identity_find_finish (self->identity, result, &error);
+  g_autoptr(GVariantBuilder) details = g_variant_builder_new (G_VARIANT_TYPE_VARDICT);
+
+  if (caller == NULL)
+    {
+      g_dbus_method_invocation_return_gerror (invocation, error);
+      return;
+    }
+  if (!xa_caller_is_host (caller))
+    {
+      g_autoptr(GKeyFile) keyfile = g_key_file_new ();
+      g_autofree char *text = NULL;
+
+      xa_context_save_keyfile (xa_caller_get_context (caller), keyfile);
+      text = g_key_file_to_data (keyfile, NULL, NULL);
+      g_variant_builder_add (details, "{sv}", "context", g_variant_new_string (text));
+    }
+  xa_dbus_broker1_complete_identify_connection (self->skeleton, g_steal_pointer (&invocation),
+                                                xa_caller_is_host (caller) ? "" : xa_caller_get_app_id (caller),
+                                                xa_caller_is_host (caller) ? "" : xa_caller_get_instance_id (caller),
+                                                g_variant_builder_end (details));
+}
+
+static gboolean
+handle_identify_connection (XaDbusBroker1 *skeleton,
+                            GDBusMethodInvocation *invocation,
+                            const char *bus_name,
+                            gpointer user_data)
+{
+  XaBrokerService *self = user_data;
+
+  g_object_set_data (G_OBJECT (invocation), "xa-broker-service", self);
+  xa_identity_find (self->identity, bus_name, NULL, on_identified, g_object_ref (invocation));
+  return G_DBUS_METHOD_INVOCATION_HANDLED;
+}
+
+static void
 on_instance_ended (XaBroker *broker,
                    XaInstance *instance,
                    gpointer user_data)
@@ -228,18 +273,22 @@ on_instance_ended (XaBroker *broker,
 
 XaBrokerService *
 xa_broker_service_new (XaBroker *broker,
+                       XaIdentity *identity,
                        GDBusConnection *connection,
                        GError **error)
 {
   g_autoptr(XaBrokerService) self = g_new0 (XaBrokerService, 1);
 
   self->broker = broker;
+  self->identity = identity;
   self->connection = g_object_ref (connection);
   self->skeleton = xa_dbus_broker1_skeleton_new ();
   xa_dbus_broker1_set_version (self->skeleton, XA_BROKER_SERVICE_VERSION);
   g_signal_connect (self->skeleton, "handle-register-instance", G_CALLBACK (handle_register_instance), self);
   g_signal_connect (self->skeleton, "handle-list-instances", G_CALLBACK (handle_list_instances), self);
   g_signal_connect (self->skeleton, "handle-kill-instance", G_CALLBACK (handle_kill_instance), self);
+  g_signal_connect (self->skeleton, "handle-identify-connection",
+                    G_CALLBACK (handle_identify_connection), self);
   if (!g_dbus_interface_skeleton_export (G_DBUS_INTERFACE_SKELETON (self->skeleton), connection,
                                          XA_BROKER_SERVICE_PATH, error))
     return NULL;

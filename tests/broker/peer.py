@@ -7,6 +7,9 @@
 #   Emit ()              a broadcast signal Tick (s NAME)
 #   WhoCalls () → s      the caller's unique name, as the bus says
 #   Echo (ay) → ay       its argument
+#   WhoAmI () → s        who the broker says the caller is:
+#                        "APP_ID INSTANCE_ID", " " for the host, or
+#                        "error: NAME" (Broker1.IdentifyConnection)
 # Prints "ready" once every name is owned, then serves until killed.
 import os
 import sys
@@ -23,6 +26,7 @@ XML = '''
     <method name="Emit"/>
     <method name="WhoCalls"><arg type="s" direction="out"/></method>
     <method name="Echo"><arg type="ay" direction="in"/><arg type="ay" direction="out"/></method>
+    <method name="WhoAmI"><arg type="s" direction="out"/></method>
     <signal name="Tick"><arg type="s"/></signal>
   </interface>
 </node>'''
@@ -52,6 +56,17 @@ def serve(name):
             invocation.return_value(None)
         elif method == 'Echo':
             invocation.return_value(params)
+        elif method == 'WhoAmI':
+            try:
+                app, instance, _ = conn.call_sync(
+                    'org.freedesktop.XdgApp.Broker', '/org/freedesktop/XdgApp/Broker',
+                    'org.freedesktop.XdgApp.Broker1', 'IdentifyConnection',
+                    GLib.Variant('(s)', (sender,)), GLib.VariantType('(ssa{sv})'),
+                    Gio.DBusCallFlags.NONE, -1, None).unpack()
+                answer = app + ' ' + instance
+            except GLib.Error as e:
+                answer = 'error: ' + (Gio.DBusError.get_remote_error(e) or e.message)
+            invocation.return_value(GLib.Variant('(s)', (answer,)))
         else:
             invocation.return_value(GLib.Variant('(s)', (sender,)))
 

@@ -13,7 +13,7 @@ command -v dbus-daemon >/dev/null || skip_all "dbus-daemon is not installed (apt
 /usr/bin/python3 -c 'import gi' 2>/dev/null || skip_all "python3-gi is not installed"
 [ -x /usr/bin/gdbus ] || skip_all "gdbus is not installed (apt-get install libglib2.0-bin)"
 
-plan 19
+plan 22
 
 BUILD=$XDG_APP_BUILD_ROOT
 APP=org.test.BusApp
@@ -181,6 +181,43 @@ if "$BROKER_TESTS/register.py" $APP "$T/talk.ctx" /usr/bin/python3 -c "$big" >"$
   ok "talk: messages of megabytes go through whole, one after the other"
 else
   fail "talk: messages of megabytes go through whole, one after the other" "$(cat "$T/big.out")"
+fi
+
+# --- who calls ------------------------------------------------------------------
+# A service of the host asks the broker who calls it (Broker1.IdentifyConnection).
+inside "$(peer_call org.example.Talk WhoAmI)"
+case $out in
+  "('$APP "?*"',)") ok "identity: a host service learns which app and instance call it" ;;
+  *) fail "identity: a host service learns which app and instance call it" "rc=$rc out=$out" "$err" ;;
+esac
+
+# A call in the same write as Hello is the instance's already.
+if "$BROKER_TESTS/register.py" $APP "$T/talk.ctx" sh -c \
+     "echo \"$APP \$XA_INSTANCE_ID\"; /usr/bin/python3 $BROKER_TESTS/pipelined.py \${DBUS_SESSION_BUS_ADDRESS#unix:path=}" \
+     >"$T/pipelined.out" 2>&1 &&
+   [ "$(sed -n 1p "$T/pipelined.out")" = "$(sed -n 2p "$T/pipelined.out")" ]; then
+  ok "identity: a call right behind Hello is known as the instance's"
+else
+  fail "identity: a call right behind Hello is known as the instance's" "$(cat "$T/pipelined.out")"
+fi
+
+# A process of the host that fakes the files Flatpak's portals read, in
+# mount, pid and user namespaces of its own, is still the host.
+printf '[Application]\nname=%s\n\n[Instance]\ninstance-id=1\n' $APP >"$T/fake-info"
+fake='import gi
+gi.require_version("Gio", "2.0")
+from gi.repository import Gio, GLib
+print(open("/.flatpak-info").read().split()[1], open("/.xdg-app-info").read().split()[1])
+bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
+print(bus.call_sync("org.freedesktop.XdgApp.Broker", "/org/freedesktop/XdgApp/Broker",
+                    "org.freedesktop.XdgApp.Broker1", "IdentifyConnection",
+                    GLib.Variant("(s)", (bus.get_unique_name(),)), None, 0, -1, None).unpack())'
+if sandbox_run --ro-bind "$T/fake-info" /.flatpak-info --ro-bind "$T/fake-info" /.xdg-app-info \
+     --bind "$T" "$T" -- /usr/bin/python3 -c "$fake" >"$T/fake.out" 2>&1 &&
+   [ "$(cat "$T/fake.out")" = "$(printf 'name=%s name=%s\n%s' $APP $APP "('', '', {})")" ]; then
+  ok "identity: a host process faking /.flatpak-info in its own namespaces is the host"
+else
+  fail "identity: a host process faking /.flatpak-info in its own namespaces is the host" "$(cat "$T/fake.out")"
 fi
 
 # --- owning -------------------------------------------------------------------
