@@ -619,12 +619,14 @@ reply_from_bus (XaBusFilter *self,
         {
           const char *name = read_string_arg (data, header, 0);
 
-          if (name != NULL)
-            {
-              self->unique_name = g_strdup (name);
-              raise_peer_level (self, name, XA_BUS_POLICY_TALK);
-              queue_initial_name_queries (self);
-            }
+          /* The bus is trusted, but every message the filter makes names
+           * the client: a name that is not a unique name would make them
+           * invalid. */
+          if (name == NULL || name[0] != ':' || !xa_wire_is_bus_name (name))
+            return XA_BUS_FILTER_DISCONNECT;
+          self->unique_name = g_strdup (name);
+          raise_peer_level (self, name, XA_BUS_POLICY_TALK);
+          queue_initial_name_queries (self);
         }
       return XA_BUS_FILTER_FORWARD;
     case EXPECT_LIST_NAMES:

@@ -7,14 +7,14 @@
  *   - xa_context_to_text() carries none either, newlines apart;
  *   - what xa_context_save_keyfile() writes loads back to the same grants.
  * The same entry point runs under the normal build through
- * fuzz/replay-metadata.c, over the seed corpus in corpus/metadata/. */
+ * fuzz/replay.c, over the seed corpus in corpus/metadata/. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
 #include <glib.h>
 
-#include "fuzz/fuzz-metadata.h"
+#include "fuzz/fuzz-target.h"
 #include "policy/context.h"
 #include "policy/metadata.h"
 

@@ -24,6 +24,7 @@
 #include "policy/context.h"
 #include "policy/escape.h"
 #include "policy/filesystem.h"
+#include "policy/keyfile-read.h"
 #include "policy/policy-error.h"
 
 #define GROUP_CONTEXT            "Context"
@@ -489,7 +490,7 @@ read_list (GKeyFile    *keyfile,
       *out_values = g_new0 (char *, 1);
       return TRUE;
     }
-  values = g_key_file_get_string_list (keyfile, GROUP_CONTEXT, key, NULL, &local_error);
+  values = xa_keyfile_read_list (keyfile, GROUP_CONTEXT, key, &local_error);
   if (values == NULL)
     {
       set_error (error, XA_POLICY_ERROR_INVALID_VALUE, where,
@@ -591,7 +592,7 @@ load_bus_policy (XaContext   *layer,
   for (i = 0; names != NULL && names[i] != NULL; i++)
     {
       g_autoptr(GError) local_error = NULL;
-      g_autofree char *value = g_key_file_get_string (keyfile, bus_groups[bus],
+      g_autofree char *value = xa_keyfile_read_string (keyfile, bus_groups[bus],
                                                       names[i], &local_error);
       int level;
 
@@ -635,7 +636,7 @@ load_environment (XaContext   *layer,
 
       if (!check_env_name (names[i], where, error))
         return FALSE;
-      value = g_key_file_get_string (keyfile, GROUP_ENVIRONMENT, names[i], &local_error);
+      value = xa_keyfile_read_string (keyfile, GROUP_ENVIRONMENT, names[i], &local_error);
       if (value == NULL)
         {
           set_error (error, XA_POLICY_ERROR_INVALID_VALUE, where,

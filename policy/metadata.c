@@ -14,6 +14,7 @@
 #include "fsutil/bounded-file.h"
 #include "policy/context.h"
 #include "policy/escape.h"
+#include "policy/keyfile-read.h"
 #include "policy/metadata.h"
 #include "policy/policy-error.h"
 
@@ -240,7 +241,7 @@ read_string (GKeyFile    *keyfile,
       *out_value = NULL;
       return TRUE;
     }
-  value = g_key_file_get_string (keyfile, group, key, &local_error);
+  value = xa_keyfile_read_string (keyfile, group, key, &local_error);
   if (value == NULL)
     {
       g_autofree char *shown = xa_escape_for_terminal (local_error->message, -1);

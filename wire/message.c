@@ -286,7 +286,9 @@ static gboolean
 read_uint32 (Cursor *c,
              guint32 *out)
 {
-  if (!align (c, 4) || c->end - c->pos < 4)
+  if (!align (c, 4))
+    return FALSE;
+  if (c->end - c->pos < 4)
     return fail (c, "truncated value");
   *out = read_u32 (c->data + c->pos, c->big_endian);
   c->pos += 4;
@@ -497,7 +499,9 @@ check_field (Cursor *c,
   const char *value = NULL;
   char expected;
 
-  if (!align (c, 8) || c->pos >= c->end)
+  if (!align (c, 8))
+    return FALSE;
+  if (c->pos >= c->end)
     return fail (c, "truncated header field");
   code = c->data[c->pos++];
   if (code == 0)

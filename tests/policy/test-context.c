@@ -373,7 +373,12 @@ static const RejectedContext rejected_contexts[] = {
   { "unset-env-with-equals", "[Context]\nunset-environment=A=B;\n", XA_POLICY_ERROR_INVALID_VALUE,
     "invalid environment variable name 'A=B'" },
   { "escape-in-value", "[Context]\nsockets=\\e[2J;\n", XA_POLICY_ERROR_INVALID_VALUE,
-    "[Context]: sockets:" },
+    "[Context]: sockets: unknown escape '\\e'" },
+  /* GLib 2.74 alone would also print a warning for these two. */
+  { "two-bad-escapes", "[Context]\nfilesystems=home;\\!h\\\n", XA_POLICY_ERROR_INVALID_VALUE,
+    "[Context]: filesystems: unknown escape '\\!'" },
+  { "backslash-at-end", "[Context]\nfilesystems=home;h\\\n", XA_POLICY_ERROR_INVALID_VALUE,
+    "[Context]: filesystems: a backslash ends the value" },
 };
 
 static void

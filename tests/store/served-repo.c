@@ -44,7 +44,7 @@ void
 test_remove_tree (const char *path)
 {
   const char *argv[] = { "rm", "-rf", path, NULL };
-  g_autofree char *out = test_run (argv);
+  g_free (test_run (argv));
 }
 
 void
@@ -123,7 +123,7 @@ served_repo_new (const char *dir)
   repo_arg = g_strconcat ("--repo=", self->path, NULL);
   {
     const char *argv[] = { "ostree", repo_arg, "init", "--mode=archive", NULL };
-    g_autofree char *out = test_run (argv);
+    g_free (test_run (argv));
   }
   return self;
 }
@@ -298,7 +298,7 @@ update_summary (ServedRepo *self,
   g_autofree char *home_arg = gpg_home != NULL ? g_strconcat ("--gpg-homedir=", gpg_home, NULL) : NULL;
   g_autofree char *sign_arg = key != NULL ? g_strconcat ("--gpg-sign=", key, NULL) : NULL;
   const char *argv[] = { "ostree", repo_arg, "summary", "-u", home_arg, sign_arg, NULL };
-  g_autofree char *out = test_run (argv);
+  g_free (test_run (argv));
 
   bump_summary_mtime (self);
 }
@@ -314,7 +314,7 @@ served_repo_sign (ServedRepo *self,
   g_autofree char *repo_arg = g_strconcat ("--repo=", self->path, NULL);
   g_autofree char *home_arg = g_strconcat ("--gpg-homedir=", gpg_home, NULL);
   const char *argv[] = { "ostree", repo_arg, "gpg-sign", home_arg, ref, key, NULL };
-  g_autofree char *out = test_run (argv);
+  g_free (test_run (argv));
 
   served_repo_sign_summary (self, gpg_home, key);
 }

@@ -432,7 +432,7 @@ test_flatpak_exported_app_installs (StoreFixture *f,
   {
     const char *argv[] = { "flatpak", "build-export", "--arch=" TEST_ARCH,
                            served_repo_get_path (f->repo), tree, "stable", NULL };
-    g_autofree char *out = test_run (argv);
+    g_free (test_run (argv));
   }
 
   commit = store_fixture_pull (f, xa_ref_get_string (ref), NULL, &error);

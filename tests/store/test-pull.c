@@ -151,7 +151,7 @@ test_static_delta_is_used (StoreFixture *f,
   v2 = publish_v2 (f, 20);
   {
     const char *argv[] = { "ostree", repo_arg, "static-delta", "generate", TEST_APP_REF, NULL };
-    g_autofree char *out = test_run (argv);
+    g_free (test_run (argv));
   }
   served_repo_sign_summary (f->repo, NULL, NULL);
 
@@ -183,7 +183,7 @@ make_signing_key (StoreFixture *f,
     const char *argv[] = { "gpg", "--homedir", home, "--batch", "--pinentry-mode", "loopback",
                            "--passphrase", "", "--quick-gen-key",
                            "xdg-app test <test@example.org>", "ed25519", "sign", "never", NULL };
-    g_autofree char *out = test_run (argv);
+    g_free (test_run (argv));
   }
   {
     const char *argv[] = { "gpg", "--homedir", home, "--batch", "--with-colons",
@@ -207,7 +207,7 @@ static void
 stop_gpg_agent (const char *home)
 {
   const char *argv[] = { "gpgconf", "--homedir", home, "--kill", "gpg-agent", NULL };
-  g_autofree char *out = test_run (argv);
+  g_free (test_run (argv));
 }
 
 /* The public key of @home, in a file. */
@@ -218,7 +218,7 @@ export_key (StoreFixture *f,
   g_autofree char *keyring = g_strconcat (home, ".pub.gpg", NULL);
   const char *argv[] = { "gpg", "--homedir", home, "--batch", "--export", "--output",
                          keyring, NULL };
-  g_autofree char *out = test_run (argv);
+  g_free (test_run (argv));
 
   return g_steal_pointer (&keyring);
 }
@@ -329,7 +329,7 @@ write_summary_index (StoreFixture *f)
     return FALSE;
   {
     const char *argv[] = { "flatpak", "build-update-repo", served_repo_get_path (f->repo), NULL };
-    g_autofree char *out = test_run (argv);
+    g_free (test_run (argv));
   }
   return TRUE;
 }
@@ -382,7 +382,7 @@ test_indexed_summary_is_used (StoreFixture *f,
     g_autofree char *shell = g_strdup_printf ("gzip -c '%s' > '%s' && mv '%s' '%s'",
                                               summary, gz, gz, subset);
     const char *argv[] = { "sh", "-c", shell, NULL };
-    g_autofree char *out = test_run (argv);
+    g_free (test_run (argv));
   }
   commit = store_fixture_pull (f, TEST_APP_REF, NULL, &error);
   g_assert_error (error, XA_STORE_ERROR, XA_STORE_ERROR_INVALID_REMOTE);

@@ -1,14 +1,14 @@
-/* fuzz/replay-metadata.c — runs every file of a corpus directory through
- * the fuzz-metadata entry point, one test case per file, so the fuzz
- * target's checks run in every build and in CI, not only under clang.
+/* fuzz/replay.c — runs every file of a corpus directory through the
+ * fuzz target linked with it, one test case per file, so the target's
+ * checks run in every build and in CI, not only under clang.
  *
- *   replay-metadata CORPUS-DIR        (TAP on stdout) */
+ *   replay-TARGET CORPUS-DIR        (TAP on stdout) */
 #include <stdlib.h>
 #include <string.h>
 
 #include <glib.h>
 
-#include "fuzz/fuzz-metadata.h"
+#include "fuzz/fuzz-target.h"
 
 static void
 replay_one (gconstpointer data)
@@ -37,6 +37,7 @@ main (int    argc,
   g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GError) error = NULL;
   g_autoptr(GDir) dir = NULL;
+  g_autofree char *corpus = NULL;
   const char *name;
   guint i;
 
@@ -53,6 +54,7 @@ main (int    argc,
       g_printerr ("error: %s\n", error->message);
       return EXIT_FAILURE;
     }
+  corpus = g_path_get_basename (argv[1]);
   while ((name = g_dir_read_name (dir)) != NULL)
     g_ptr_array_add (paths, g_build_filename (argv[1], name, NULL));
   g_ptr_array_sort (paths, compare_strings);
@@ -61,7 +63,7 @@ main (int    argc,
     {
       const char *path = g_ptr_array_index (paths, i);
       g_autofree char *base = g_path_get_basename (path);
-      g_autofree char *test_path = g_strdup_printf ("/fuzz/metadata/replays-%s", base);
+      g_autofree char *test_path = g_strdup_printf ("/fuzz/%s/replays-%s", corpus, base);
 
       g_test_add_data_func (test_path, path, replay_one);
     }
