@@ -14,6 +14,7 @@
 
 #include "broker/bus-rules.h"
 #include "policy/bus-name.h"
+#include "policy/method-rule.h"
 #include "policy/policy-error.h"
 
 /* A name with more rules than this is a mistake, not a policy. */
@@ -24,11 +25,7 @@ struct _XaBusRule
   XaBusPolicy level;
   gboolean subtree;          /* from "name.*" */
   XaBusRuleTypes types;      /* XA_BUS_RULE_ALL for a plain level */
-  gboolean restricted;       /* from --call/--broadcast: path/interface/member apply */
-  char *path;                /* NULL: any */
-  gboolean path_subtree;     /* PATH and every path below it */
-  char *interface;           /* NULL: any */
-  char *member;              /* NULL: any */
+  XaMethodRule *method;      /* from call=/broadcast=: only what it describes; NULL for a level */
 };
 
 struct _XaBusRules
@@ -40,9 +37,7 @@ struct _XaBusRules
 static void
 rule_free (XaBusRule *rule)
 {
-  g_free (rule->path);
-  g_free (rule->interface);
-  g_free (rule->member);
+  g_clear_pointer (&rule->method, xa_method_rule_free);
   g_free (rule);
 }
 
@@ -148,57 +143,6 @@ xa_bus_rules_add_policy (XaBusRules *self,
   return add (self, name, rule, error);
 }
 
-static gboolean
-is_valid_member_part (const char *s)
-{
-  return g_regex_match_simple ("^[A-Za-z_][A-Za-z0-9_]*$", s, 0, 0);
-}
-
-/* A rule (bus-rules.h) into @rule. */
-static gboolean
-parse_rule (const char *text,
-            XaBusRule *rule,
-            GError **error)
-{
-  const char *at = strchr (text, '@');
-  g_autofree char *method = at != NULL ? g_strndup (text, at - text) : g_strdup (text);
-  char *dot;
-
-  if (at != NULL && at[1] != '\0')
-    {
-      rule->path = g_strdup (at + 1);
-      if (g_str_has_suffix (rule->path, "/*"))
-        {
-          rule->path_subtree = TRUE;
-          /* The root's subtree keeps "/" as its path. */
-          rule->path[MAX (strlen (rule->path) - 2, 1)] = '\0';
-        }
-      if (rule->path[0] != '/' || strstr (rule->path, "//") != NULL ||
-          (rule->path[1] != '\0' && g_str_has_suffix (rule->path, "/")))
-        goto invalid;
-    }
-  if (method[0] == '\0' || strcmp (method, "*") == 0)
-    return TRUE;
-  dot = strrchr (method, '.');
-  if (dot == NULL || dot == method)
-    goto invalid;
-  *dot = '\0';
-  if (strcmp (dot + 1, "*") != 0)
-    {
-      if (!is_valid_member_part (dot + 1))
-        goto invalid;
-      rule->member = g_strdup (dot + 1);
-    }
-  rule->interface = g_strdup (method);
-  return TRUE;
-
-invalid:
-  g_set_error (error, XA_POLICY_ERROR, XA_POLICY_ERROR_INVALID_VALUE,
-               _("invalid bus rule '%s' (valid: [INTERFACE.METHOD|INTERFACE.*|*][@/PATH[/*]])"),
-               text);
-  return FALSE;
-}
-
 gboolean
 xa_bus_rules_add_rule (XaBusRules *self,
                        const char *name,
@@ -206,18 +150,18 @@ xa_bus_rules_add_rule (XaBusRules *self,
                        const char *text,
                        GError **error)
 {
-  XaBusRule *rule = g_new0 (XaBusRule, 1);
+  XaMethodRule *method;
+  XaBusRule *rule;
 
   g_return_val_if_fail (type == XA_BUS_RULE_CALL || type == XA_BUS_RULE_BROADCAST, FALSE);
 
+  method = xa_method_rule_parse (text, error);
+  if (method == NULL)
+    return FALSE;
+  rule = g_new0 (XaBusRule, 1);
   rule->level = XA_BUS_POLICY_TALK;
   rule->types = type;
-  rule->restricted = TRUE;
-  if (!parse_rule (text, rule, error))
-    {
-      rule_free (rule);
-      return FALSE;
-    }
+  rule->method = method;
   return add (self, name, rule, error);
 }
 
@@ -243,8 +187,21 @@ xa_bus_rules_new_for_context (const XaContext *context,
     }
   g_hash_table_iter_init (&iter, granted);
   while (g_hash_table_iter_next (&iter, &name, &level))
-    if (!xa_bus_rules_add_policy (self, name, GPOINTER_TO_INT (level), error))
-      return NULL;
+    {
+      const char *const *rules = xa_context_get_bus_rules (context, bus, name);
+
+      if (!xa_bus_rules_add_policy (self, name, GPOINTER_TO_INT (level), error))
+        return NULL;
+      for (gsize i = 0; rules != NULL && rules[i] != NULL; i++)
+        {
+          gboolean call = g_str_has_prefix (rules[i], "call=");
+          const char *text = strchr (rules[i], '=') + 1;
+
+          if (!xa_bus_rules_add_rule (self, name, call ? XA_BUS_RULE_CALL : XA_BUS_RULE_BROADCAST,
+                                      text, error))
+            return NULL;
+        }
+    }
   return g_steal_pointer (&self);
 }
 
@@ -313,9 +270,9 @@ xa_bus_rules_collect (XaBusRules *self,
           if (!exact && !rule->subtree)
             continue;
           match->level = MAX (match->level, rule->level);
-          if (!rule->restricted && rule->level >= XA_BUS_POLICY_TALK)
+          if (rule->method == NULL && rule->level >= XA_BUS_POLICY_TALK)
             match->everything = TRUE;
-          else if (rule->restricted)
+          else if (rule->method != NULL)
             g_ptr_array_add (match->rules, (gpointer) rule);
         }
       dot = strrchr (prefix, '.');
@@ -335,23 +292,6 @@ xa_bus_match_add_level (XaBusMatch *match,
     match->everything = TRUE;
 }
 
-static gboolean
-path_matches (const XaBusRule *rule,
-              const char *path)
-{
-  gsize len;
-
-  if (rule->path == NULL)
-    return TRUE;
-  if (path == NULL)
-    return FALSE;
-  if (!rule->path_subtree)
-    return strcmp (rule->path, path) == 0;
-  /* The root as a subtree covers every path. */
-  len = strcmp (rule->path, "/") == 0 ? 0 : strlen (rule->path);
-  return strncmp (path, rule->path, len) == 0 && (path[len] == '\0' || path[len] == '/');
-}
-
 gboolean
 xa_bus_match_allows (const XaBusMatch *match,
                      XaBusRuleTypes type,
@@ -365,9 +305,7 @@ xa_bus_match_allows (const XaBusMatch *match,
     {
       const XaBusRule *rule = match->rules->pdata[i];
 
-      if ((rule->types & type) != 0 && path_matches (rule, path) &&
-          (rule->interface == NULL || g_strcmp0 (rule->interface, interface) == 0) &&
-          (rule->member == NULL || g_strcmp0 (rule->member, member) == 0))
+      if ((rule->types & type) != 0 && xa_method_rule_matches (rule->method, path, interface, member))
         return TRUE;
     }
   return FALSE;

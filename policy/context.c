@@ -25,6 +25,7 @@
 #include "policy/escape.h"
 #include "policy/filesystem.h"
 #include "policy/keyfile-read.h"
+#include "policy/method-rule.h"
 #include "policy/policy-error.h"
 
 #define GROUP_CONTEXT            "Context"
@@ -112,6 +113,8 @@ struct _XaContext
   GHashTable *persistent;          /* relative path, a set */
   GHashTable *env;                 /* name → value, or NULL for "unset" */
   GHashTable *bus_policy[2];       /* XaBus → (name → GINT_TO_POINTER (XaBusPolicy)) */
+  GHashTable *bus_rules[2];        /* XaBus → (name → GStrv of "call=RULE", "broadcast=RULE");
+                                    * only names also in bus_policy */
   GPtrArray  *warnings;            /* char *, NULL-terminated */
 
   /* Views handed out by the getters; NULL when stale. */
@@ -133,6 +136,9 @@ xa_context_new (void)
     g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->bus_policy[XA_BUS_SYSTEM] =
     g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (int bus = XA_BUS_SESSION; bus <= XA_BUS_SYSTEM; bus++)
+    self->bus_rules[bus] = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                  (GDestroyNotify) g_strfreev);
   self->warnings = g_ptr_array_new_null_terminated (0, g_free, TRUE);
   return self;
 }
@@ -167,6 +173,8 @@ xa_context_free (XaContext *self)
   g_hash_table_unref (self->env);
   g_hash_table_unref (self->bus_policy[XA_BUS_SESSION]);
   g_hash_table_unref (self->bus_policy[XA_BUS_SYSTEM]);
+  g_hash_table_unref (self->bus_rules[XA_BUS_SESSION]);
+  g_hash_table_unref (self->bus_rules[XA_BUS_SYSTEM]);
   g_ptr_array_unref (self->warnings);
   g_free (self);
 }
@@ -468,6 +476,8 @@ apply_bus_policy (XaContext    *self,
   if (!check_bus_name (name, where, error))
     return FALSE;
   g_hash_table_insert (self->bus_policy[bus], g_strdup (name), GINT_TO_POINTER (level));
+  /* A level given alone replaces rules a layer below gave the name. */
+  g_hash_table_remove (self->bus_rules[bus], name);
   return TRUE;
 }
 
@@ -578,6 +588,80 @@ load_persistent (XaContext   *layer,
   return TRUE;
 }
 
+/* A value of [Session Bus Policy] or [System Bus Policy]: a level as
+ * Flatpak writes it ("talk"), or xdg-app's own list of a level and call
+ * and broadcast rules with xdg-dbus-proxy's meaning ("see;call=
+ * org.example.Foo.Get@/org/example"), the rules checked here, at
+ * install time.  *@out_rules: NULL-terminated, normalized. */
+static gboolean
+parse_bus_value (const char   *value,
+                 const char   *name,
+                 const char   *where,
+                 XaBusPolicy  *out_level,
+                 GPtrArray   **out_rules,
+                 GError      **error)
+{
+  g_auto(GStrv) items = g_strsplit (value, ";", -1);
+  g_autoptr(GPtrArray) rules = g_ptr_array_new_null_terminated (0, g_free, TRUE);
+  gboolean has_level = FALSE;
+  int level = XA_BUS_POLICY_NONE;
+
+  for (gsize i = 0; items[i] != NULL; i++)
+    {
+      const char *item = g_strstrip (items[i]);
+      const char *rule = NULL;
+      int item_level;
+
+      if (item[0] == '\0')
+        continue;
+      if (g_str_has_prefix (item, "call="))
+        rule = item + strlen ("call=");
+      else if (g_str_has_prefix (item, "broadcast="))
+        rule = item + strlen ("broadcast=");
+      if (rule != NULL)
+        {
+          g_autoptr(GError) local_error = NULL;
+          g_autoptr(XaMethodRule) parsed = xa_method_rule_parse (rule, &local_error);
+
+          if (parsed == NULL)
+            {
+              set_error (error, XA_POLICY_ERROR_INVALID_VALUE, where, "%s: %s", name, local_error->message);
+              return FALSE;
+            }
+          g_ptr_array_add (rules, g_strdup (item));
+          continue;
+        }
+      item_level = name_index (bus_policy_names, item);
+      if (item_level < 0 || has_level)
+        {
+          g_autofree char *valid = join_names (bus_policy_names);
+
+          set_error (error, XA_POLICY_ERROR_UNKNOWN_PERMISSION, where,
+                     item_level < 0 ? _("unknown policy '%s' for '%s' (valid: %s, call=RULE, broadcast=RULE)")
+                                    : _("a second level '%s' for '%s' (valid: one of %s)"),
+                     item, name, valid);
+          return FALSE;
+        }
+      has_level = TRUE;
+      level = item_level;
+    }
+  if (level == XA_BUS_POLICY_NONE && has_level && rules->len > 0)
+    {
+      set_error (error, XA_POLICY_ERROR_INVALID_VALUE, where,
+                 _("'%s' is given 'none' and rules at once"), name);
+      return FALSE;
+    }
+  if (!has_level && rules->len == 0)
+    {
+      set_error (error, XA_POLICY_ERROR_UNKNOWN_PERMISSION, where,
+                 _("no policy for '%s'"), name);
+      return FALSE;
+    }
+  *out_level = level;
+  *out_rules = g_steal_pointer (&rules);
+  return TRUE;
+}
+
 static gboolean
 load_bus_policy (XaContext   *layer,
                  GKeyFile    *keyfile,
@@ -594,7 +678,8 @@ load_bus_policy (XaContext   *layer,
       g_autoptr(GError) local_error = NULL;
       g_autofree char *value = xa_keyfile_read_string (keyfile, bus_groups[bus],
                                                       names[i], &local_error);
-      int level;
+      g_autoptr(GPtrArray) rules = NULL;
+      XaBusPolicy level;
 
       if (!check_bus_name (names[i], where, error))
         return FALSE;
@@ -604,17 +689,12 @@ load_bus_policy (XaContext   *layer,
                      "%s: %s", names[i], local_error->message);
           return FALSE;
         }
-      level = name_index (bus_policy_names, value);
-      if (level < 0)
-        {
-          g_autofree char *valid = join_names (bus_policy_names);
-
-          set_error (error, XA_POLICY_ERROR_UNKNOWN_PERMISSION, where,
-                     _("unknown policy '%s' for '%s' (valid: %s)"), value, names[i], valid);
-          return FALSE;
-        }
-      if (!apply_bus_policy (layer, bus, names[i], (XaBusPolicy) level, where, error))
+      if (!parse_bus_value (value, names[i], where, &level, &rules, error) ||
+          !apply_bus_policy (layer, bus, names[i], (XaBusPolicy) level, where, error))
         return FALSE;
+      if (rules->len > 0)
+        g_hash_table_insert (layer->bus_rules[bus], g_strdup (names[i]),
+                             g_ptr_array_steal (rules, NULL));
     }
   return TRUE;
 }
@@ -809,6 +889,26 @@ unset_names (const XaContext *self)
   return out;
 }
 
+/* @name's value in a bus policy group: its level, then its rules; the
+ * level alone (as Flatpak writes it) when there are no rules, the rules
+ * alone when they are all the name has. */
+static char *
+bus_value_text (const XaContext *self,
+                XaBus            bus,
+                const char      *name)
+{
+  int level = GPOINTER_TO_INT (g_hash_table_lookup (self->bus_policy[bus], name));
+  const char *const *rules = g_hash_table_lookup (self->bus_rules[bus], name);
+  g_autofree char *joined = NULL;
+
+  if (rules == NULL)
+    return g_strdup (bus_policy_names[level]);
+  joined = g_strjoinv (";", (char **) rules);
+  if (level == XA_BUS_POLICY_NONE)
+    return g_steal_pointer (&joined);
+  return g_strconcat (bus_policy_names[level], ";", joined, NULL);
+}
+
 void
 xa_context_save_keyfile (const XaContext *self,
                          GKeyFile        *keyfile)
@@ -846,9 +946,9 @@ xa_context_save_keyfile (const XaContext *self,
       for (i = 0; i < names->len; i++)
         {
           const char *name = g_ptr_array_index (names, i);
-          int level = GPOINTER_TO_INT (g_hash_table_lookup (self->bus_policy[bus], name));
+          g_autofree char *value = bus_value_text (self, bus, name);
 
-          g_key_file_set_string (keyfile, bus_groups[bus], name, bus_policy_names[level]);
+          g_key_file_set_string (keyfile, bus_groups[bus], name, value);
         }
     }
 
@@ -912,7 +1012,16 @@ xa_context_merge (XaContext       *self,
     {
       g_hash_table_iter_init (&iter, other->bus_policy[bus]);
       while (g_hash_table_iter_next (&iter, &key, &value))
-        g_hash_table_insert (self->bus_policy[bus], g_strdup (key), value);
+        {
+          const char *const *rules = g_hash_table_lookup (other->bus_rules[bus], key);
+
+          /* The layer's value replaces the whole value below. */
+          g_hash_table_insert (self->bus_policy[bus], g_strdup (key), value);
+          if (rules != NULL)
+            g_hash_table_insert (self->bus_rules[bus], g_strdup (key), g_strdupv ((char **) rules));
+          else
+            g_hash_table_remove (self->bus_rules[bus], key);
+        }
     }
 
   for (i = 0; i < other->warnings->len; i++)
@@ -1290,6 +1399,17 @@ xa_context_get_bus_policy (const XaContext *self,
 }
 
 const char *const *
+xa_context_get_bus_rules (const XaContext *self,
+                          XaBus            bus,
+                          const char      *name)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (bus == XA_BUS_SESSION || bus == XA_BUS_SYSTEM, NULL);
+
+  return g_hash_table_lookup (self->bus_rules[bus], name);
+}
+
+const char *const *
 xa_context_get_warnings (const XaContext *self)
 {
   g_return_val_if_fail (self != NULL, no_strings);
@@ -1397,11 +1517,15 @@ bus_group_text (const XaContext *self,
     {
       const char *name = g_ptr_array_index (names, i);
       int level = GPOINTER_TO_INT (g_hash_table_lookup (self->bus_policy[bus], name));
+      g_autofree char *value = NULL;
 
-      if (level == XA_BUS_POLICY_NONE)
+      if (level == XA_BUS_POLICY_NONE && !g_hash_table_contains (self->bus_rules[bus], name))
         continue;
+      value = bus_value_text (self, bus, name);
       append_escaped (body, name);
-      g_string_append_printf (body, "=%s\n", bus_policy_names[level]);
+      g_string_append_c (body, '=');
+      append_escaped (body, value);
+      g_string_append_c (body, '\n');
     }
   return body;
 }

@@ -160,9 +160,17 @@ const char *const *xa_context_get_persistent (XaContext   *self);
 GHashTable *xa_context_get_env          (const XaContext  *self);
 /* Bus name (well-known, or a "prefix.*" pattern) → XaBusPolicy as
  * GINT_TO_POINTER.  XA_BUS_POLICY_NONE entries are explicit refusals
- * from a layer and grant nothing.  Borrowed. */
+ * from a layer and grant nothing, unless the name has call or broadcast
+ * rules (xa_context_get_bus_rules()).  Borrowed. */
 GHashTable *xa_context_get_bus_policy   (const XaContext  *self,
                                          XaBus             bus);
+/* The call and broadcast rules of @name (a key of
+ * xa_context_get_bus_policy()), each "call=RULE" or "broadcast=RULE"
+ * (policy/method-rule.h), NULL-terminated; NULL when it has none.
+ * Borrowed. */
+const char *const *xa_context_get_bus_rules (const XaContext *self,
+                                             XaBus            bus,
+                                             const char      *name);
 /* Non-fatal problems met while loading, one line each, already escaped
  * for a terminal ("…: sockets=x11: X11 is never exposed, ignoring").
  * Borrowed, NULL-terminated, never NULL. */

@@ -166,6 +166,36 @@ test_app_defaults (void)
   g_assert_cmpint (level_of (system, "org.freedesktop.portal.Desktop"), ==, XA_BUS_POLICY_NONE);
 }
 
+/* call= and broadcast= in [Session Bus Policy] become the same rules as
+ * xa_bus_rules_add_rule() makes. */
+static void
+test_context_rules (void)
+{
+  g_autoptr(XaContext) context = xa_context_new ();
+  g_autoptr(GKeyFile) keyfile = g_key_file_new ();
+  g_autoptr(XaBusRules) session = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *text = "[Session Bus Policy]\n"
+                     "org.example.Foo=call=org.example.Foo.Get@/org/example/*;broadcast=org.example.Foo.Changed\n"
+                     "org.example.Bar=see;broadcast=*\n";
+
+  g_assert_true (g_key_file_load_from_data (keyfile, text, -1, G_KEY_FILE_NONE, &error));
+  g_assert_true (xa_context_load_keyfile (context, keyfile, "test", &error));
+  g_assert_no_error (error);
+  session = xa_bus_rules_new_for_context (context, XA_BUS_SESSION, "org.example.App", &error);
+  g_assert_no_error (error);
+
+  g_assert_cmpint (level_of (session, "org.example.Foo"), ==, XA_BUS_POLICY_TALK);
+  g_assert_true (allows (session, "org.example.Foo", XA_BUS_RULE_CALL, "/org/example/a", "org.example.Foo", "Get"));
+  g_assert_false (allows (session, "org.example.Foo", XA_BUS_RULE_CALL, "/org/example/a", "org.example.Foo", "Set"));
+  g_assert_false (allows (session, "org.example.Foo", XA_BUS_RULE_CALL, "/elsewhere", "org.example.Foo", "Get"));
+  g_assert_true (allows (session, "org.example.Foo", XA_BUS_RULE_BROADCAST, "/x", "org.example.Foo", "Changed"));
+  g_assert_false (allows (session, "org.example.Foo", XA_BUS_RULE_BROADCAST, "/x", "org.example.Foo", "Other"));
+  g_assert_cmpint (level_of (session, "org.example.Bar"), ==, XA_BUS_POLICY_TALK);
+  g_assert_false (allows (session, "org.example.Bar", XA_BUS_RULE_CALL, "/x", "org.example.Bar", "Get"));
+  g_assert_true (allows (session, "org.example.Bar", XA_BUS_RULE_BROADCAST, "/x", "org.example.Bar", "Any"));
+}
+
 static void
 test_bad_rules_are_refused (void)
 {
@@ -212,6 +242,7 @@ main (int argc,
   g_test_add_func ("/broker/bus-rules/unique-level-lets-everything-through",
                    test_unique_level_lets_everything_through);
   g_test_add_func ("/broker/bus-rules/app-defaults", test_app_defaults);
+  g_test_add_func ("/broker/bus-rules/context-rules", test_context_rules);
   g_test_add_func ("/broker/bus-rules/bad-rules-are-refused", test_bad_rules_are_refused);
   return g_test_run ();
 }

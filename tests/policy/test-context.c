@@ -231,6 +231,41 @@ test_bus_policies_are_read (void)
                    ==, XA_BUS_POLICY_TALK);
 }
 
+/* xdg-app's own values: a level and xdg-dbus-proxy's call and broadcast
+ * rules; a later layer's value replaces the whole value. */
+static void
+test_bus_rules_are_read_and_replaced (void)
+{
+  g_autoptr(XaContext) context = context_from (
+    "[Session Bus Policy]\n"
+    "org.example.Foo=see; call=org.example.Foo.Get@/org/example/*;broadcast=org.example.Foo.*\n"
+    "org.example.Bar=call=*@/\n"
+    "org.example.Baz=talk\n");
+  g_autoptr(XaContext) override = context_from ("[Session Bus Policy]\norg.example.Foo=talk\n");
+  GHashTable *session = xa_context_get_bus_policy (context, XA_BUS_SESSION);
+  const char *const *foo = xa_context_get_bus_rules (context, XA_BUS_SESSION, "org.example.Foo");
+  const char *const *bar = xa_context_get_bus_rules (context, XA_BUS_SESSION, "org.example.Bar");
+  g_autofree char *text = xa_context_to_text (context);
+
+  g_assert_cmpint (GPOINTER_TO_INT (g_hash_table_lookup (session, "org.example.Foo")), ==, XA_BUS_POLICY_SEE);
+  g_assert_nonnull (foo);
+  g_assert_cmpstr (foo[0], ==, "call=org.example.Foo.Get@/org/example/*");
+  g_assert_cmpstr (foo[1], ==, "broadcast=org.example.Foo.*");
+  g_assert_null (foo[2]);
+  g_assert_cmpint (GPOINTER_TO_INT (g_hash_table_lookup (session, "org.example.Bar")), ==, XA_BUS_POLICY_NONE);
+  g_assert_nonnull (bar);
+  g_assert_cmpstr (bar[0], ==, "call=*@/");
+  g_assert_null (xa_context_get_bus_rules (context, XA_BUS_SESSION, "org.example.Baz"));
+  g_assert_nonnull (strstr (text, "org.example.Foo=see;call=org.example.Foo.Get@/org/example/*;"
+                                  "broadcast=org.example.Foo.*\n"));
+  g_assert_nonnull (strstr (text, "org.example.Bar=call=*@/\n"));
+
+  xa_context_merge (context, override);
+  g_assert_cmpint (GPOINTER_TO_INT (g_hash_table_lookup (session, "org.example.Foo")), ==, XA_BUS_POLICY_TALK);
+  g_assert_null (xa_context_get_bus_rules (context, XA_BUS_SESSION, "org.example.Foo"));
+  g_assert_nonnull (xa_context_get_bus_rules (context, XA_BUS_SESSION, "org.example.Bar"));
+}
+
 static void
 test_unknown_groups_and_keys_are_ignored (void)
 {
@@ -365,7 +400,19 @@ static const RejectedContext rejected_contexts[] = {
   { "bus-name-bad-wildcard", "[Session Bus Policy]\norg.example*=talk\n", XA_POLICY_ERROR_INVALID_VALUE,
     "invalid D-Bus name 'org.example*'" },
   { "bus-policy-unknown", "[Session Bus Policy]\norg.example.Foo=call\n", XA_POLICY_ERROR_UNKNOWN_PERMISSION,
-    "[Session Bus Policy]: unknown policy 'call' for 'org.example.Foo' (valid: none, see, talk, own)" },
+    "[Session Bus Policy]: unknown policy 'call' for 'org.example.Foo' "
+    "(valid: none, see, talk, own, call=RULE, broadcast=RULE)" },
+  { "bus-rule-bad-path", "[Session Bus Policy]\norg.example.Foo=call=org.example.Foo.Get@org/x\n",
+    XA_POLICY_ERROR_INVALID_VALUE,
+    "[Session Bus Policy]: org.example.Foo: invalid bus rule 'org.example.Foo.Get@org/x'" },
+  { "bus-rule-bad-interface", "[Session Bus Policy]\norg.example.Foo=broadcast=Foo.Get\n",
+    XA_POLICY_ERROR_INVALID_VALUE, "invalid bus rule 'Foo.Get'" },
+  { "bus-none-and-rules", "[Session Bus Policy]\norg.example.Foo=none;call=*\n",
+    XA_POLICY_ERROR_INVALID_VALUE, "'org.example.Foo' is given 'none' and rules at once" },
+  { "bus-two-levels", "[Session Bus Policy]\norg.example.Foo=see;talk\n",
+    XA_POLICY_ERROR_UNKNOWN_PERMISSION, "a second level 'talk' for 'org.example.Foo'" },
+  { "bus-empty-value", "[Session Bus Policy]\norg.example.Foo=\n",
+    XA_POLICY_ERROR_UNKNOWN_PERMISSION, "no policy for 'org.example.Foo'" },
   { "system-bus-name", "[System Bus Policy]\norg..x=talk\n", XA_POLICY_ERROR_INVALID_VALUE,
     "[System Bus Policy]: invalid D-Bus name 'org..x'" },
   { "env-name-with-space", "[Environment]\nMY VAR=x\n", XA_POLICY_ERROR_INVALID_VALUE,
@@ -603,6 +650,7 @@ test_save_then_load_gives_same_context (void)
     "persistent=.mozilla;\nunset-environment=LD_PRELOAD;\n"
     "[Environment]\nMULTI=line1\\nline2\nSEMI=a;b\n"
     "[Session Bus Policy]\norg.example.Notes.*=own\norg.freedesktop.secrets=none\n"
+    "org.example.Foo=see;call=org.example.Foo.Get@/org/example/*\norg.example.Bar=broadcast=*\n"
     "[System Bus Policy]\norg.freedesktop.UPower=talk\n");
   g_autoptr(GKeyFile) saved = g_key_file_new ();
   g_autoptr(GKeyFile) again_keyfile = g_key_file_new ();
@@ -619,6 +667,7 @@ test_save_then_load_gives_same_context (void)
   g_assert_cmpint (xa_context_get_filesystem_mode (again, "/mnt/a:b"), ==,
                    XA_FILESYSTEM_MODE_READ_WRITE);
   g_assert_cmpstr (g_hash_table_lookup (xa_context_get_env (again), "MULTI"), ==, "line1\nline2");
+  g_assert_cmpstr (xa_context_get_bus_rules (again, XA_BUS_SESSION, "org.example.Bar")[0], ==, "broadcast=*");
 }
 
 static void
@@ -857,6 +906,7 @@ main (int    argc,
   g_test_add_func ("/policy/context/unset-environment-wins-over-environment",
                    test_unset_environment_wins_over_environment);
   g_test_add_func ("/policy/context/bus-policies-are-read", test_bus_policies_are_read);
+  g_test_add_func ("/policy/context/bus-rules-are-read-and-replaced", test_bus_rules_are_read_and_replaced);
   g_test_add_func ("/policy/context/unknown-groups-and-keys-are-ignored",
                    test_unknown_groups_and_keys_are_ignored);
   g_test_add_func ("/policy/context/empty-list-entries-are-skipped",
