@@ -2,11 +2,9 @@
  * it is built from (policy/ validated it).  Checks every name and rule it
  * is given, since a test or a future caller may not have.
  *
- * One deliberate difference from xdg-dbus-proxy 0.1.4: there, any rule on
- * a name raises it to talk, and talk lets every broadcast through, so a
- * --broadcast rule restricts nothing.  Here a name whose level comes only
- * from call or broadcast rules gets exactly the broadcasts its broadcast
- * rules describe. */
+ * As under xdg-dbus-proxy 0.1.4 (tests/broker/test-differential.sh), a
+ * name whose level comes only from call or broadcast rules gets exactly
+ * the calls and the broadcasts those rules describe. */
 #include <string.h>
 
 #include <glib.h>

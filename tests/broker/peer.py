@@ -5,6 +5,7 @@
 #   Ping () → s          "pong from NAME"
 #   ReadFd (h) → s       what the fd holds (up to 4 KiB)
 #   Emit ()              a broadcast signal Tick (s NAME)
+#   EmitOther ()         a broadcast signal Tock (s NAME)
 #   WhoCalls () → s      the caller's unique name, as the bus says
 #   Echo (ay) → ay       its argument
 #   WhoAmI () → s        who the broker says the caller is:
@@ -24,10 +25,12 @@ XML = '''
     <method name="Ping"><arg type="s" direction="out"/></method>
     <method name="ReadFd"><arg type="h" direction="in"/><arg type="s" direction="out"/></method>
     <method name="Emit"/>
+    <method name="EmitOther"/>
     <method name="WhoCalls"><arg type="s" direction="out"/></method>
     <method name="Echo"><arg type="ay" direction="in"/><arg type="ay" direction="out"/></method>
     <method name="WhoAmI"><arg type="s" direction="out"/></method>
     <signal name="Tick"><arg type="s"/></signal>
+    <signal name="Tock"><arg type="s"/></signal>
   </interface>
 </node>'''
 INFO = Gio.DBusNodeInfo.new_for_xml(XML).interfaces[0]
@@ -50,9 +53,9 @@ def serve(name):
             data = os.read(fd, 4096).decode(errors='replace')
             os.close(fd)
             invocation.return_value(GLib.Variant('(s)', (data,)))
-        elif method == 'Emit':
-            conn.emit_signal(None, '/org/example/Peer', 'org.example.Peer', 'Tick',
-                             GLib.Variant('(s)', (name,)))
+        elif method in ('Emit', 'EmitOther'):
+            conn.emit_signal(None, '/org/example/Peer', 'org.example.Peer',
+                             'Tick' if method == 'Emit' else 'Tock', GLib.Variant('(s)', (name,)))
             invocation.return_value(None)
         elif method == 'Echo':
             invocation.return_value(params)
