@@ -41,6 +41,10 @@
 #define MAX_FDS_QUEUED 1024
 #define READ_CHUNK 65536
 #define READ_BUDGET (4 * 1024 * 1024)
+/* Messages per sendmsg(): a pipelining client's burst goes out in one
+ * call instead of one per message. */
+#define MAX_BATCH 64
+#define SEND_BUFFER (1024 * 1024)
 
 typedef struct _Client Client;
 
@@ -77,6 +81,7 @@ struct _Client
   XaSaslClient *sasl_client;  /* ours to the bus, until it agreed */
   gboolean      unix_fds;     /* both sides agreed to pass fds */
   gboolean      registered;   /* its unique name is in the broker's table */
+  gboolean      batching;     /* dispatching: writes wait for the end of it */
   Side          app;          /* the sandboxed client */
   Side          bus_side;     /* our connection to the real bus */
   gboolean      closing;
@@ -183,46 +188,79 @@ apply_backpressure (Side *side)
     }
 }
 
-/* Writes what it can of @side's queue; FALSE when the socket failed. */
+/* Drops @n bytes that went out from the front of @side's queue. */
+static void
+consume (Side *side,
+         gsize n)
+{
+  while (n > 0)
+    {
+      OutMessage *m = g_queue_peek_head (&side->out);
+      gsize left = g_bytes_get_size (m->data) - m->offset;
+      gsize used = MIN (n, left);
+
+      m->offset += used;
+      side->out_bytes -= used;
+      n -= used;
+      if (used == left)
+        out_message_free (g_queue_pop_head (&side->out));
+    }
+}
+
+/* Writes what it can of @side's queue, several messages per sendmsg();
+ * FALSE when the socket failed. */
 static gboolean
 flush (Side *side)
 {
   while (!g_queue_is_empty (&side->out))
     {
-      OutMessage *m = g_queue_peek_head (&side->out);
-      gsize len = 0;
-      const guint8 *data = g_bytes_get_data (m->data, &len);
-      struct iovec iov = { (void *) (data + m->offset), len - m->offset };
+      OutMessage *first = g_queue_peek_head (&side->out);
+      struct iovec iov[MAX_BATCH];
       union { struct cmsghdr align; char buf[CMSG_SPACE (sizeof (int) * 253)]; } control;
-      struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+      struct msghdr msg = { .msg_iov = iov };
+      gsize total = 0;
       ssize_t n;
 
-      /* The fds travel with the message's first byte. */
-      if (m->n_fds > 0 && m->offset == 0)
+      for (GList *l = side->out.head; l != NULL && msg.msg_iovlen < MAX_BATCH; l = l->next)
+        {
+          OutMessage *m = l->data;
+          gsize len = 0;
+          const guint8 *data = g_bytes_get_data (m->data, &len);
+
+          /* Fds travel with the first byte of their message, so a
+           * message with fds starts a batch of its own. */
+          if (msg.msg_iovlen > 0 && m->n_fds > 0)
+            break;
+          iov[msg.msg_iovlen].iov_base = (void *) (data + m->offset);
+          iov[msg.msg_iovlen].iov_len = len - m->offset;
+          total += len - m->offset;
+          msg.msg_iovlen++;
+        }
+      if (first->n_fds > 0 && first->offset == 0)
         {
           struct cmsghdr *cmsg;
 
           msg.msg_control = control.buf;
-          msg.msg_controllen = CMSG_SPACE (sizeof (int) * m->n_fds);
+          msg.msg_controllen = CMSG_SPACE (sizeof (int) * first->n_fds);
           cmsg = CMSG_FIRSTHDR (&msg);
           cmsg->cmsg_level = SOL_SOCKET;
           cmsg->cmsg_type = SCM_RIGHTS;
-          cmsg->cmsg_len = CMSG_LEN (sizeof (int) * m->n_fds);
-          memcpy (CMSG_DATA (cmsg), m->fds, sizeof (int) * m->n_fds);
+          cmsg->cmsg_len = CMSG_LEN (sizeof (int) * first->n_fds);
+          memcpy (CMSG_DATA (cmsg), first->fds, sizeof (int) * first->n_fds);
         }
       n = sendmsg (side->fd, &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
       if (n < 0)
         return errno == EAGAIN || errno == EINTR;
-      if (m->n_fds > 0 && m->offset == 0)
+      if (msg.msg_control != NULL)
         {
-          for (guint i = 0; i < m->n_fds; i++)
-            (void) close (m->fds[i]);
-          m->n_fds = 0;
+          for (guint i = 0; i < first->n_fds; i++)
+            (void) close (first->fds[i]);
+          first->n_fds = 0;
         }
-      m->offset += n;
-      side->out_bytes -= n;
-      if (m->offset == len)
-        out_message_free (g_queue_pop_head (&side->out));
+      consume (side, n);
+      /* The socket is full: the rest waits for G_IO_OUT. */
+      if ((gsize) n < total)
+        break;
     }
   return TRUE;
 }
@@ -242,7 +280,7 @@ send_message (Side *side,
   m->n_fds = n_fds;
   g_queue_push_tail (&side->out, m);
   side->out_bytes += g_bytes_get_size (data);
-  if (g_queue_get_length (&side->out) == 1 && !flush (side))
+  if (!side->client->batching && g_queue_get_length (&side->out) == 1 && !flush (side))
     {
       client_close (side->client, "write failed");
       return;
@@ -410,6 +448,7 @@ dispatch (Side *side)
   Client *client = side->client;
   gsize start = 0;
 
+  client->batching = TRUE;
   while (!client->closing)
     {
       g_autoptr(GError) error = NULL;
@@ -440,6 +479,10 @@ dispatch (Side *side)
     }
   if (start > 0 && side->in != NULL)
     g_byte_array_remove_range (side->in, 0, start);
+  /* What the messages of this read produced goes out together. */
+  client->batching = FALSE;
+  if (!client->closing && (!flush (&client->app) || !flush (&client->bus_side)))
+    client_close (client, "write failed");
   return !client->closing;
 }
 
@@ -607,6 +650,17 @@ bus_address (XaBusProxy *self,
   return bus == XA_INSTANCE_BUS_SYSTEM ? options->system_address : options->session_address;
 }
 
+/* A unix socket's sender holds the bytes in flight: with a larger send
+ * buffer a large message crosses the broker in fewer turns of the loop.
+ * The kernel caps it at net.core.wmem_max; failing is harmless. */
+static void
+grow_send_buffer (int fd)
+{
+  int size = SEND_BUFFER;
+
+  (void) setsockopt (fd, SOL_SOCKET, SO_SNDBUF, &size, sizeof size);
+}
+
 static gboolean
 peer_is_us (int fd)
 {
@@ -646,6 +700,8 @@ on_accept (XaInstance *instance,
       return;
     }
   g_unix_set_fd_nonblocking (upstream, TRUE, NULL);
+  grow_send_buffer (fd);
+  grow_send_buffer (upstream);
 
   client = (Client *) g_source_new (&client_funcs, sizeof (Client));
   client->proxy = self;
