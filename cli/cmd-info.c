@@ -14,6 +14,7 @@
 #include "policy/escape.h"
 #include "policy/metadata.h"
 #include "policy/override.h"
+#include "run/user-net.h"
 #include "store/deployment.h"
 #include "store/installation.h"
 #include "store/ref.h"
@@ -22,6 +23,7 @@
 typedef struct
 {
   gboolean show_permissions;
+  int      landlock_abi_max;   /* hidden, for tests; -1: the kernel's */
   gboolean app;
   gboolean runtime;
 } XaInfoOptions;
@@ -108,6 +110,7 @@ print_info (XaDeployment *d)
  * (global, then its own): what `xdg-app run` starts from. */
 static gboolean
 print_permissions (XaDeployment  *d,
+                   int            landlock_abi_max,
                    GError       **error)
 {
   XaMetadata *metadata = xa_deployment_get_metadata (d);
@@ -131,6 +134,18 @@ print_permissions (XaDeployment  *d,
    * is granted. */
   text = xa_context_to_text (context);
   g_print ("%s", text);
+  /* What keeps the app from the host's abstract sockets on this kernel
+   * (run/user-net.h); a comment, so that the output stays a keyfile. */
+  if (xa_deployment_get_kind (d) == XA_METADATA_APP)
+    {
+      int abi = xa_user_net_landlock_abi (landlock_abi_max);
+      g_autofree char *pasta = NULL;
+      XaUserNetMode mode = xa_user_net_choose (xa_context_has_share (context, XA_SHARE_NETWORK),
+                                               abi, &pasta);
+      g_autofree char *line = xa_user_net_describe (mode, abi);
+
+      g_print ("# network: %s\n", line);
+    }
   return TRUE;
 }
 
@@ -140,12 +155,14 @@ xa_cmd_info (int            argc,
              XaCliGlobals  *globals,
              GError       **error)
 {
-  XaInfoOptions o = { 0 };
+  XaInfoOptions o = { .landlock_abi_max = -1 };
   const GOptionEntry entries[] = {
     { "show-permissions", 'M', 0, G_OPTION_ARG_NONE, &o.show_permissions,
       N_("Show what the app is granted: its metadata and the overrides"), NULL },
     { "app", 0, 0, G_OPTION_ARG_NONE, &o.app, N_("ID is an app"), NULL },
     { "runtime", 0, 0, G_OPTION_ARG_NONE, &o.runtime, N_("ID is a runtime"), NULL },
+    /* Tests act as on an older kernel with it; not for users. */
+    { "landlock-abi-max", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT, &o.landlock_abi_max, NULL, "N" },
     G_OPTION_ENTRY_NULL
   };
   g_autoptr(XaUsage) usage =
@@ -172,7 +189,7 @@ xa_cmd_info (int            argc,
   if (d == NULL)
     return EXIT_FAILURE;
   if (o.show_permissions)
-    return print_permissions (d, error) ? EXIT_SUCCESS : EXIT_FAILURE;
+    return print_permissions (d, o.landlock_abi_max, error) ? EXIT_SUCCESS : EXIT_FAILURE;
   print_info (d);
   return EXIT_SUCCESS;
 }

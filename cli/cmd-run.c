@@ -22,6 +22,7 @@ typedef struct
   gboolean   devel;
   XaContext *flags;
   GError    *flag_error;   /* the first bad --socket=… value */
+  int        landlock_abi_max;  /* hidden, for tests; -1: the kernel's */
 } XaRunOptions;
 
 static gboolean
@@ -101,6 +102,7 @@ xa_cmd_run_launch_options (XaCliGlobals      *g,
     .host_session_address = g_getenv ("DBUS_SESSION_BUS_ADDRESS"),
     .broker_program = *out_broker,
     .host_env = (const char *const *) g_get_environ (),
+    .landlock_abi_max = o->landlock_abi_max,
   };
 }
 
@@ -203,12 +205,14 @@ xa_cmd_run (int            argc,
             XaCliGlobals  *g,
             GError       **error)
 {
-  XaRunOptions o = { .flags = xa_context_new () };
+  XaRunOptions o = { .flags = xa_context_new (), .landlock_abi_max = -1 };
   const GOptionEntry entries[] = {
     { "command", 0, 0, G_OPTION_ARG_STRING, &o.command, N_("Run CMD instead of the app's command"), "CMD" },
     { "branch", 0, 0, G_OPTION_ARG_STRING, &o.branch, N_("The branch to run"), "BRANCH" },
     { "arch", 0, 0, G_OPTION_ARG_STRING, &o.arch, N_("The architecture to run"), "ARCH" },
     { "devel", 'd', 0, G_OPTION_ARG_NONE, &o.devel, N_("Use the SDK as /usr and allow debugging"), NULL },
+    /* Tests act as on an older kernel with it; not for users. */
+    { "landlock-abi-max", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT, &o.landlock_abi_max, NULL, "N" },
     G_OPTION_ENTRY_NULL
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new (_("ID [ARGS…] — run an installed app in its sandbox"));
@@ -230,7 +234,7 @@ xa_cmd_build (int            argc,
               XaCliGlobals  *g,
               GError       **error)
 {
-  XaRunOptions o = { .flags = xa_context_new () };
+  XaRunOptions o = { .flags = xa_context_new (), .landlock_abi_max = -1 };
   g_autoptr(GOptionContext) ctx = g_option_context_new (_("DIR COMMAND [ARGS…] — run a build command in a build directory"));
   int status = EXIT_FAILURE;
 

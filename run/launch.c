@@ -37,6 +37,7 @@ struct _XaLaunch
   GPtrArray     *warnings;   /* char * */
   GPtrArray     *command;    /* char *, NULL-terminated */
   XaSandboxArgv *argv;
+  char          *pasta;      /* set when the network goes through pasta */
 };
 
 void
@@ -44,6 +45,7 @@ xa_launch_free (XaLaunch *self)
 {
   if (self == NULL)
     return;
+  g_free (self->pasta);
   g_clear_pointer (&self->app, xa_deployment_free);
   g_clear_pointer (&self->owned_metadata, xa_metadata_free);
   g_free (self->app_id);
@@ -190,6 +192,8 @@ xa_launch_finish (XaLaunch               *self,
 {
   XaRunSpec spec;
   g_autofree char *runtime_ref = NULL;
+  XaUserNetMode net_mode;
+  int abi;
 
   self->context = xa_launch_merge_context (self, o, error);
   if (self->context == NULL)
@@ -228,6 +232,8 @@ xa_launch_finish (XaLaunch               *self,
   self->instance_id = self->broker.instance_id != NULL ? g_strdup (self->broker.instance_id)
                                                        : xa_run_plan_new_instance_id ();
   runtime_ref = g_strdup (xa_ref_get_string (xa_deployment_get_ref (self->runtime)));
+  abi = xa_user_net_landlock_abi (o->landlock_abi_max);
+  net_mode = xa_user_net_choose (self->grants->network, abi, &self->pasta);
 
   spec = (XaRunSpec) {
     .app_id = self->app_id,
@@ -250,6 +256,9 @@ xa_launch_finish (XaLaunch               *self,
     .broker_session_bus = self->broker.session_bus,
     .broker_system_bus = self->broker.system_bus,
     .host_env = o->host_env,
+    .landlock_abi = abi,
+    .landlock_abi_max = o->landlock_abi_max,
+    .net_mode = net_mode,
   };
   self->argv = xa_run_plan_build (&spec, self->warnings, error);
   return self->argv != NULL;
@@ -325,6 +334,8 @@ xa_launch_exec (XaLaunch    *self,
                 const char  *launcher,
                 GError     **error)
 {
+  if (self->pasta != NULL && !xa_user_net_start (self->argv, self->pasta, error))
+    return FALSE;
   return xa_sandbox_argv_exec (self->argv, launcher, xa_launch_get_command (self), error);
 }
 

@@ -28,6 +28,8 @@ typedef struct
   const char   *host_session_address;  /* the caller's $DBUS_SESSION_BUS_ADDRESS */
   const char   *broker_program;        /* xdg-app-broker, to start it; NULL: no broker */
   const char *const *host_env;         /* the caller's environment */
+  int           landlock_abi_max;      /* for tests: act as on a kernel with at most
+                                        * this Landlock ABI; -1: the kernel's */
 } XaLaunchOptions;
 
 typedef struct _XaLaunch XaLaunch;

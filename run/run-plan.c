@@ -15,7 +15,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <gio/gio.h>
@@ -68,34 +67,30 @@ xa_run_plan_is_reserved (const char *path)
   return FALSE;
 }
 
-#ifndef SYS_landlock_create_ruleset
-#define SYS_landlock_create_ruleset 444
-#endif
-#define XA_LANDLOCK_CREATE_RULESET_VERSION (1U << 0)
-/* Landlock ABI 6 brought the abstract-socket and signal scopes. */
-#define XA_LANDLOCK_ABI_SCOPES 6
-
 /* The second wall, for every app: Landlock keeps it from connecting to
  * abstract sockets outside the sandbox (the X server at
  * @/tmp/.X11-unix/XN, abstract D-Bus sockets: they live in the network
  * namespace, which shared=network shares — flatpak#4702), from
  * signalling host processes, and from using a directory fd from outside
  * to walk out of its view.  On a kernel without the scopes the launcher
- * applies what it can (--landlock-best-effort) and the user is told. */
+ * applies what it can (--landlock-best-effort), an app that shares the
+ * network gets a namespace of its own through pasta (run/user-net.h),
+ * and without pasta the user is told. */
 static void
 xa_run_plan_landlock (XaSandboxArgv   *argv,
                       const XaRunSpec *spec,
                       GPtrArray       *out_warnings)
 {
-  long abi = syscall (SYS_landlock_create_ruleset, NULL, 0, XA_LANDLOCK_CREATE_RULESET_VERSION);
-
   xa_sandbox_argv_add (argv, "--scope-abstract-unix-sockets", "--scope-signals",
                        "--landlock-fs", "--landlock-best-effort", NULL);
-  if (abi < XA_LANDLOCK_ABI_SCOPES && spec->grants->network)
-    g_ptr_array_add (out_warnings,
-                     g_strdup_printf ("this kernel has Landlock ABI %ld, not %d: with shared=network the app "
-                                      "can reach the host's abstract sockets, an X server's among them",
-                                      abi < 0 ? 0 : abi, XA_LANDLOCK_ABI_SCOPES));
+  if (spec->landlock_abi_max >= 0)
+    {
+      g_autofree char *max = g_strdup_printf ("%d", spec->landlock_abi_max);
+
+      xa_sandbox_argv_add (argv, "--landlock-abi-max", max, NULL);
+    }
+  if (spec->net_mode == XA_USER_NET_EXPOSED)
+    g_ptr_array_add (out_warnings, xa_user_net_describe (spec->net_mode, spec->landlock_abi));
 }
 
 /* The sandbox holds a lock on the deployment's .ref for as long as it

@@ -22,6 +22,7 @@
 
 #include "run/run-grants.h"
 #include "run/sandbox-argv.h"
+#include "run/user-net.h"
 #include "run/user-db.h"
 
 G_BEGIN_DECLS
@@ -48,6 +49,9 @@ typedef struct
   const char *broker_session_bus;   /* the instance's filtered socket, or NULL */
   const char *broker_system_bus;    /* likewise for the system bus */
   const char *const *host_env;      /* the caller's environment */
+  int         landlock_abi;         /* the kernel's, as xa_user_net_landlock_abi() says */
+  int         landlock_abi_max;     /* passed on to the launcher; -1: none */
+  XaUserNetMode net_mode;           /* how shared=network is given */
 } XaRunSpec;
 
 /* The launcher's plan for `spec`.  Non-fatal problems (a socket that was

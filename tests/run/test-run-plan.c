@@ -52,7 +52,7 @@ fixture_set_up (Fixture       *f,
     .runtime_ref = "runtime/org.test.Platform/x86_64/test",
     .runtime_files = f->runtime, .runtime_commit = "def", .data_dir = f->data,
     .instance_id = "0123456789", .grants = f->grants, .user = &f->user,
-    .host_env = host_env,
+    .host_env = host_env, .landlock_abi = 7, .landlock_abi_max = -1,
   };
 }
 
