@@ -50,19 +50,8 @@ compose_runtime "$T/platform" \
   "platform  dbus-monitor  /usr/bin/dbus-monitor  dbus-bin" \
   "platform  timeout       /usr/bin/timeout       coreutils"
 compose_runtime --sdk "$T/sdk"
-xa build-export --runtime "$T/repo" "$T/platform" test || bail_out "export platform: $err"
-xa build-export --runtime "$T/repo" "$T/sdk" test || bail_out "export SDK: $err"
-xa build-init "$T/app" $APP org.test.Sdk org.test.Platform test || bail_out "build-init: $err"
-mkdir -p "$T/app/files/bin"
-printf '#!/bin/sh\nexec sh -c "$1"\n' >"$T/app/files/bin/app"
-chmod 0755 "$T/app/files/bin/app"
-xa build-finish --command=app --talk-name=org.example.Talk --see-name=org.example.See \
-  --talk-name=org.example.Late "$T/app" || bail_out "build-finish: $err"
-xa build-export "$T/repo" "$T/app" || bail_out "export app: $err"
-serve_repo "$T/repo"
-xa add-repo --no-gpg-verify testrepo "$URL" &&
-  xa install-runtime testrepo org.test.Platform test &&
-  xa install-app testrepo $APP || bail_out "cannot install: $err"
+install_shell_app $APP --talk-name=org.example.Talk --see-name=org.example.See \
+  --talk-name=org.example.Late
 
 # --- peers on the host ------------------------------------------------------
 /usr/bin/python3 "$BROKER_TESTS/peer.py" org.example.Talk org.example.See org.example.Hidden \

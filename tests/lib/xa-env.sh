@@ -9,6 +9,10 @@
 #   serve_repo DIR     serve DIR on a free port; sets $URL; stopped at exit
 #   compose_runtime [--sdk] OUT [LIST-LINE…]
 #                      runtime/compose-host-runtime with extra binaries
+#   install_shell_app APP [BUILD-FINISH-OPTION…]
+#                      exports $T/platform and $T/sdk (composed before) and
+#                      APP, whose command runs `sh -c "$1"`, to $T/repo,
+#                      serves it and installs APP; bails out on failure
 
 SRC=${XDG_APP_SOURCE_ROOT:?XDG_APP_SOURCE_ROOT is not set}
 XA=${XDG_APP_BUILD_ROOT:?XDG_APP_BUILD_ROOT is not set}/cli/xdg-app
@@ -61,4 +65,22 @@ compose_runtime ()
   # shellcheck disable=SC2086
   "$SRC/runtime/compose-host-runtime" $_sdk --list "$T/runtime.list" "$_out" >"$T/compose.log" 2>&1 ||
     bail_out "cannot compose the runtime: $(cat "$T/compose.log")"
+}
+
+install_shell_app ()
+{
+  _app=$1
+  shift
+  xa build-export --runtime "$T/repo" "$T/platform" test || bail_out "export platform: $err"
+  xa build-export --runtime "$T/repo" "$T/sdk" test || bail_out "export SDK: $err"
+  xa build-init "$T/app" "$_app" org.test.Sdk org.test.Platform test || bail_out "build-init: $err"
+  mkdir -p "$T/app/files/bin"
+  printf '#!/bin/sh\nexec sh -c "$1"\n' >"$T/app/files/bin/app"
+  chmod 0755 "$T/app/files/bin/app"
+  xa build-finish --command=app "$@" "$T/app" || bail_out "build-finish: $err"
+  xa build-export "$T/repo" "$T/app" || bail_out "export app: $err"
+  serve_repo "$T/repo"
+  xa add-repo --no-gpg-verify testrepo "$URL" &&
+    xa install-runtime testrepo org.test.Platform test &&
+    xa install-app testrepo "$_app" || bail_out "cannot install: $err"
 }

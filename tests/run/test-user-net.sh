@@ -34,18 +34,7 @@ compose_runtime "$T/platform" \
   "platform  dbus-send  /usr/bin/dbus-send  dbus-bin" \
   "platform  bash       /usr/bin/bash       bash"
 compose_runtime --sdk "$T/sdk"
-xa build-export --runtime "$T/repo" "$T/platform" test || bail_out "export platform: $err"
-xa build-export --runtime "$T/repo" "$T/sdk" test || bail_out "export SDK: $err"
-xa build-init "$T/app" $APP org.test.Sdk org.test.Platform test || bail_out "build-init: $err"
-mkdir -p "$T/app/files/bin"
-printf '#!/bin/sh\nexec sh -c "$1"\n' >"$T/app/files/bin/app"
-chmod 0755 "$T/app/files/bin/app"
-xa build-finish --command=app --share=network "$T/app" || bail_out "build-finish: $err"
-xa build-export "$T/repo" "$T/app" || bail_out "export app: $err"
-serve_repo "$T/repo"
-xa add-repo --no-gpg-verify testrepo "$URL" &&
-  xa install-runtime testrepo org.test.Platform test &&
-  xa install-app testrepo $APP || bail_out "cannot install: $err"
+install_shell_app $APP --share=network
 PORT=${URL##*:}
 PORT=${PORT%%/*}
 
