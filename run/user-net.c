@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -131,8 +132,43 @@ say (const char *text)
   (void) write (STDERR_FILENO, text, strlen (text));
 }
 
+/* The pid pasta writes to --pid /proc/self/fd/3 (a pipe), or -1. */
+static pid_t
+read_pasta_pid (int fd)
+{
+  char buf[32];
+  ssize_t n;
+  pid_t pid = 0;
+
+  do
+    n = read (fd, buf, sizeof buf - 1);
+  while (n < 0 && errno == EINTR);
+  if (n <= 0)
+    return -1;
+  for (ssize_t i = 0; i < n && buf[i] >= '0' && buf[i] <= '9'; i++)
+    pid = pid * 10 + (buf[i] - '0');
+  return pid > 0 ? pid : -1;
+}
+
+/* Until @pid exits.  pasta would notice by itself, but only seconds
+ * later, scanning ports all the while: a burst of short runs would
+ * leave one spinning pasta per run. */
+static void
+wait_for_exit (pid_t pid)
+{
+  int pidfd = (int) syscall (SYS_pidfd_open, pid, 0);
+  struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
+
+  if (pidfd < 0)
+    return;
+  while (poll (&pfd, 1, -1) < 0 && errno == EINTR)
+    ;
+  (void) close (pidfd);
+}
+
 /* The helper: waits for the sandbox, runs pasta for it, lets the app
- * start or kills the sandbox. */
+ * start or kills the sandbox; then stays until the sandbox ends, and
+ * ends pasta with it. */
 static void G_GNUC_NORETURN
 run_helper (int info_fd,
             int block_fd,
@@ -140,11 +176,22 @@ run_helper (int info_fd,
             char *pid_arg,
             gsize pid_arg_size)
 {
-  pid_t child = read_child_pid (info_fd);
-  pid_t pasta;
+  int low = MIN (info_fd, block_fd), high = MAX (info_fd, block_fd);
+  pid_t child, pasta, daemon;
   int status = 0;
+  int pid_pipe[2];
+  int daemon_fd = -1;
 
-  if (child <= 0)
+  /* The helper lives as long as the sandbox: it keeps none of xdg-app's
+   * descriptors but its two pipes. */
+  if (low > 3)
+    (void) syscall (SYS_close_range, 3, low - 1, 0);
+  if (high > low + 1)
+    (void) syscall (SYS_close_range, low + 1, high - 1, 0);
+  (void) syscall (SYS_close_range, high + 1, ~0U, 0);
+
+  child = read_child_pid (info_fd);
+  if (child <= 0 || pipe (pid_pipe) < 0)
     _exit (1);   /* the launcher failed: it says why */
   snprintf (pid_arg, pid_arg_size, "%d", (int) child);
   pasta = fork ();
@@ -152,23 +199,36 @@ run_helper (int info_fd,
     {
       int null = open ("/dev/null", O_RDWR);
 
-      /* Nothing of xdg-app's reaches pasta, which outlives us. */
+      /* Nothing of xdg-app's reaches pasta, which outlives us; fd 3 is
+       * where it writes its pid. */
       if (null >= 0)
         {
           (void) dup2 (null, STDIN_FILENO);
           (void) dup2 (null, STDOUT_FILENO);
           (void) dup2 (null, STDERR_FILENO);
         }
-      (void) syscall (SYS_close_range, 3, ~0U, 0);
+      if (dup2 (pid_pipe[1], 3) < 0)
+        _exit (127);
+      (void) syscall (SYS_close_range, 4, ~0U, 0);
       execv (pasta_argv[0], pasta_argv);
       _exit (127);
     }
+  (void) close (pid_pipe[1]);
   while (pasta > 0 && waitpid (pasta, &status, 0) < 0 && errno == EINTR)
     ;
   if (pasta > 0 && WIFEXITED (status) && WEXITSTATUS (status) == 0)
     {
-      /* pasta runs on in the background, until the namespace is gone. */
+      /* pasta runs on in the background. */
+      daemon = read_pasta_pid (pid_pipe[0]);
+      /* Held from now on, so that the signal below cannot reach a
+       * process that reused the pid. */
+      if (daemon > 0)
+        daemon_fd = (int) syscall (SYS_pidfd_open, daemon, 0);
       (void) write (block_fd, "g", 1);
+      (void) close (block_fd);
+      wait_for_exit (child);
+      if (daemon_fd >= 0)
+        (void) syscall (SYS_pidfd_send_signal, daemon_fd, SIGTERM, NULL, 0);
       _exit (0);
     }
   (void) kill (child, SIGKILL);
@@ -187,6 +247,7 @@ xa_user_net_start (XaSandboxArgv *argv,
     (char *) pasta, (char *) "--config-net", (char *) "--quiet",
     /* The host's loopback services, as with the host's network. */
     (char *) "-T", (char *) "auto", (char *) "-U", (char *) "auto",
+    (char *) "--pid", (char *) "/proc/self/fd/3",
     /* As root, pasta would drop to nobody, who cannot enter the
      * sandbox's user namespace (it is root's). */
     getuid () == 0 ? (char *) "--runas" : pid_arg,

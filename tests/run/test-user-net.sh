@@ -25,7 +25,7 @@ command -v dbus-daemon >/dev/null || skip_all "dbus-daemon is not installed"
 /usr/bin/python3 -c 'import os; os.close(os.open("/dev/net/tun", os.O_RDWR))' 2>/dev/null ||
   skip_all "/dev/net/tun cannot be opened by uid $(id -u) here, so pasta cannot work for it"
 
-plan 8
+plan 9
 echo "# as uid $(id -u)"
 APP=org.test.Net
 
@@ -51,6 +51,11 @@ bus="dbus-send --address=unix:abstract=$ABSTRACT --print-reply --dest=org.freede
 tcp="bash -c 'exec 3<>/dev/tcp/127.0.0.1/$PORT && printf \"GET /config HTTP/1.0\\r\\n\\r\\n\" >&3 && head -1 <&3' 2>&1"
 
 # --- the fallback ---------------------------------------------------------------
+pastas ()
+{
+  ps -eo args | grep -c '^/usr/bin/pasta --config-net' || true
+}
+pastas_before=$(pastas)
 xa run --landlock-abi-max=5 --env=DISPLAY=:$XVFB_DISPLAY $APP "$x11; $bus; $tcp; cat /proc/net/dev"
 fallback_out=$out
 fallback_err=$err
@@ -74,6 +79,14 @@ if [ -z "$fallback_err" ]; then
   ok "ABI 5 with pasta: no warning"
 else
   fail "ABI 5 with pasta: no warning" "$fallback_err"
+fi
+
+# pasta alone would stay when the sandbox is gone (passt 2023-03 does).
+for _ in $(seq 50); do [ "$(pastas)" = "$pastas_before" ] && break; sleep 0.1; done
+if [ "$(pastas)" = "$pastas_before" ]; then
+  ok "ABI 5 with pasta: pasta ends with the sandbox"
+else
+  fail "ABI 5 with pasta: pasta ends with the sandbox" "$(ps -eo pid,etime,args | grep '[p]asta --config-net')"
 fi
 
 # Without pasta: the hole, and one warning that names it.
