@@ -25,7 +25,7 @@ command -v dbus-daemon >/dev/null || skip_all "dbus-daemon is not installed"
 /usr/bin/python3 -c 'import os; os.close(os.open("/dev/net/tun", os.O_RDWR))' 2>/dev/null ||
   skip_all "/dev/net/tun cannot be opened by uid $(id -u) here, so pasta cannot work for it"
 
-plan 9
+plan 10
 echo "# as uid $(id -u)"
 APP=org.test.Net
 
@@ -56,7 +56,11 @@ pastas ()
   ps -eo args | grep -c '^/usr/bin/pasta --config-net' || true
 }
 pastas_before=$(pastas)
-xa run --landlock-abi-max=5 --env=DISPLAY=:$XVFB_DISPLAY $APP "$x11; $bus; $tcp; cat /proc/net/dev"
+sleep 60 &
+host_pid=$!
+on_exit "kill $host_pid"
+signal="kill -0 $host_pid 2>/dev/null && echo signal-reached || echo signal-refused"
+xa run --landlock-abi-max=5 --env=DISPLAY=:$XVFB_DISPLAY $APP "$x11; $bus; $signal; $tcp; cat /proc/net/dev"
 fallback_out=$out
 fallback_err=$err
 case $fallback_out in
@@ -70,6 +74,10 @@ esac
 case $fallback_out in
   *bus-refused*) ok "ABI 5 with pasta: an abstract D-Bus socket of the host is out of reach" ;;
   *) fail "ABI 5 with pasta: an abstract D-Bus socket of the host is out of reach" "$fallback_out" ;;
+esac
+case $fallback_out in
+  *signal-refused*) ok "ABI 5 with pasta: a host process cannot be signalled (pid namespace)" ;;
+  *) fail "ABI 5 with pasta: a host process cannot be signalled (pid namespace)" "$fallback_out" ;;
 esac
 case $fallback_out in
   *"HTTP/1.0 200"*) ok "ABI 5 with pasta: TCP to a server on the host's 127.0.0.1 works" ;;
