@@ -21,11 +21,11 @@
 #include <glib/gi18n.h>
 
 #include "policy/bus-name.h"
+#include "policy/bus-value.h"
 #include "policy/context.h"
 #include "policy/escape.h"
 #include "policy/filesystem.h"
 #include "policy/keyfile-read.h"
-#include "policy/method-rule.h"
 #include "policy/policy-error.h"
 
 #define GROUP_CONTEXT            "Context"
@@ -94,10 +94,6 @@ static const IgnoredValue ignored_values[] = {
   { KIND_SOCKET, "x11", N_("X11 is never exposed, ignoring") },
   /* fallback-x11 means "x11 when there is no Wayland": the same answer. */
   { KIND_SOCKET, "fallback-x11", N_("X11 is never exposed, ignoring") },
-};
-
-static const char *const bus_policy_names[] = {
-  "none", "see", "talk", "own", NULL
 };
 
 static const char *const bus_groups[] = {
@@ -588,80 +584,6 @@ load_persistent (XaContext   *layer,
   return TRUE;
 }
 
-/* A value of [Session Bus Policy] or [System Bus Policy]: a level as
- * Flatpak writes it ("talk"), or xdg-app's own list of a level and call
- * and broadcast rules with xdg-dbus-proxy's meaning ("see;call=
- * org.example.Foo.Get@/org/example"), the rules checked here, at
- * install time.  *@out_rules: NULL-terminated, normalized. */
-static gboolean
-parse_bus_value (const char   *value,
-                 const char   *name,
-                 const char   *where,
-                 XaBusPolicy  *out_level,
-                 GPtrArray   **out_rules,
-                 GError      **error)
-{
-  g_auto(GStrv) items = g_strsplit (value, ";", -1);
-  g_autoptr(GPtrArray) rules = g_ptr_array_new_null_terminated (0, g_free, TRUE);
-  gboolean has_level = FALSE;
-  int level = XA_BUS_POLICY_NONE;
-
-  for (gsize i = 0; items[i] != NULL; i++)
-    {
-      const char *item = g_strstrip (items[i]);
-      const char *rule = NULL;
-      int item_level;
-
-      if (item[0] == '\0')
-        continue;
-      if (g_str_has_prefix (item, "call="))
-        rule = item + strlen ("call=");
-      else if (g_str_has_prefix (item, "broadcast="))
-        rule = item + strlen ("broadcast=");
-      if (rule != NULL)
-        {
-          g_autoptr(GError) local_error = NULL;
-          g_autoptr(XaMethodRule) parsed = xa_method_rule_parse (rule, &local_error);
-
-          if (parsed == NULL)
-            {
-              set_error (error, XA_POLICY_ERROR_INVALID_VALUE, where, "%s: %s", name, local_error->message);
-              return FALSE;
-            }
-          g_ptr_array_add (rules, g_strdup (item));
-          continue;
-        }
-      item_level = name_index (bus_policy_names, item);
-      if (item_level < 0 || has_level)
-        {
-          g_autofree char *valid = join_names (bus_policy_names);
-
-          set_error (error, XA_POLICY_ERROR_UNKNOWN_PERMISSION, where,
-                     item_level < 0 ? _("unknown policy '%s' for '%s' (valid: %s, call=RULE, broadcast=RULE)")
-                                    : _("a second level '%s' for '%s' (valid: one of %s)"),
-                     item, name, valid);
-          return FALSE;
-        }
-      has_level = TRUE;
-      level = item_level;
-    }
-  if (level == XA_BUS_POLICY_NONE && has_level && rules->len > 0)
-    {
-      set_error (error, XA_POLICY_ERROR_INVALID_VALUE, where,
-                 _("'%s' is given 'none' and rules at once"), name);
-      return FALSE;
-    }
-  if (!has_level && rules->len == 0)
-    {
-      set_error (error, XA_POLICY_ERROR_UNKNOWN_PERMISSION, where,
-                 _("no policy for '%s'"), name);
-      return FALSE;
-    }
-  *out_level = level;
-  *out_rules = g_steal_pointer (&rules);
-  return TRUE;
-}
-
 static gboolean
 load_bus_policy (XaContext   *layer,
                  GKeyFile    *keyfile,
@@ -689,8 +611,12 @@ load_bus_policy (XaContext   *layer,
                      "%s: %s", names[i], local_error->message);
           return FALSE;
         }
-      if (!parse_bus_value (value, names[i], where, &level, &rules, error) ||
-          !apply_bus_policy (layer, bus, names[i], (XaBusPolicy) level, where, error))
+      if (!xa_bus_value_parse (value, names[i], &level, &rules, &local_error))
+        {
+          set_error (error, local_error->code, where, "%s", local_error->message);
+          return FALSE;
+        }
+      if (!apply_bus_policy (layer, bus, names[i], level, where, error))
         return FALSE;
       if (rules->len > 0)
         g_hash_table_insert (layer->bus_rules[bus], g_strdup (names[i]),
@@ -889,24 +815,14 @@ unset_names (const XaContext *self)
   return out;
 }
 
-/* @name's value in a bus policy group: its level, then its rules; the
- * level alone (as Flatpak writes it) when there are no rules, the rules
- * alone when they are all the name has. */
+/* @name's value in a bus policy group (policy/bus-value.h). */
 static char *
 bus_value_text (const XaContext *self,
                 XaBus            bus,
                 const char      *name)
 {
-  int level = GPOINTER_TO_INT (g_hash_table_lookup (self->bus_policy[bus], name));
-  const char *const *rules = g_hash_table_lookup (self->bus_rules[bus], name);
-  g_autofree char *joined = NULL;
-
-  if (rules == NULL)
-    return g_strdup (bus_policy_names[level]);
-  joined = g_strjoinv (";", (char **) rules);
-  if (level == XA_BUS_POLICY_NONE)
-    return g_steal_pointer (&joined);
-  return g_strconcat (bus_policy_names[level], ";", joined, NULL);
+  return xa_bus_value_to_string (GPOINTER_TO_INT (g_hash_table_lookup (self->bus_policy[bus], name)),
+                                 g_hash_table_lookup (self->bus_rules[bus], name));
 }
 
 void
