@@ -216,13 +216,21 @@ handle_kill_instance (XaDbusBroker1 *skeleton,
   return G_DBUS_METHOD_INVOCATION_HANDLED;
 }
 
+/* One IdentifyConnection while the identity is found. */
+typedef struct
+{
+  XaBrokerService       *service;
+  GDBusMethodInvocation *invocation;
+} Identification;
+
 static void
 on_identified (GObject *source,
                GAsyncResult *result,
                gpointer user_data)
 {
-  g_autoptr(GDBusMethodInvocation) invocation = user_data;
-  XaBrokerService *self = g_object_get_data (G_OBJECT (invocation), "xa-broker-service");
+  g_autofree Identification *id = user_data;
+  XaBrokerService *self = id->service;
+  g_autoptr(GDBusMethodInvocation) invocation = id->invocation;
   g_autoptr(GError) error = NULL;
   g_autoptr(XaCaller) caller = xa_identity_find_finish (self->identity, result, &error);
   g_autoptr(GVariantBuilder) details = g_variant_builder_new (G_VARIANT_TYPE_VARDICT);
@@ -254,9 +262,11 @@ handle_identify_connection (XaDbusBroker1 *skeleton,
                             gpointer user_data)
 {
   XaBrokerService *self = user_data;
+  Identification *id = g_new0 (Identification, 1);
 
-  g_object_set_data (G_OBJECT (invocation), "xa-broker-service", self);
-  xa_identity_find (self->identity, bus_name, NULL, on_identified, g_object_ref (invocation));
+  id->service = self;
+  id->invocation = g_object_ref (invocation);
+  xa_identity_find (self->identity, bus_name, NULL, on_identified, id);
   return G_DBUS_METHOD_INVOCATION_HANDLED;
 }
 

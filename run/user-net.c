@@ -13,9 +13,9 @@
  * uses system calls only. */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
-#include <poll.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -150,20 +150,15 @@ read_pasta_pid (int fd)
   return pid > 0 ? pid : -1;
 }
 
-/* Until @pid exits.  pasta would notice by itself, but only seconds
- * later, scanning ports all the while: a burst of short runs would
- * leave one spinning pasta per run. */
+/* Until the process of @pidfd exits.  pasta of passt 2023-03 does not
+ * notice by itself: it would stay, scanning ports, one per run. */
 static void
-wait_for_exit (pid_t pid)
+wait_for_exit (int pidfd)
 {
-  int pidfd = (int) syscall (SYS_pidfd_open, pid, 0);
   struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
 
-  if (pidfd < 0)
-    return;
   while (poll (&pfd, 1, -1) < 0 && errno == EINTR)
     ;
-  (void) close (pidfd);
 }
 
 /* The helper: waits for the sandbox, runs pasta for it, lets the app
@@ -180,7 +175,7 @@ run_helper (int info_fd,
   pid_t child, pasta, daemon;
   int status = 0;
   int pid_pipe[2];
-  int daemon_fd = -1;
+  int child_fd, daemon_fd = -1;
 
   /* The helper lives as long as the sandbox: it keeps none of xdg-app's
    * descriptors but its two pipes. */
@@ -191,8 +186,17 @@ run_helper (int info_fd,
   (void) syscall (SYS_close_range, high + 1, ~0U, 0);
 
   child = read_child_pid (info_fd);
-  if (child <= 0 || pipe (pid_pipe) < 0)
+  if (child <= 0)
     _exit (1);   /* the launcher failed: it says why */
+  /* Taken while the sandbox waits on --block-fd, so that it names the
+   * sandbox even after the sandbox's pid has been reused. */
+  child_fd = (int) syscall (SYS_pidfd_open, child, 0);
+  if (child_fd < 0 || pipe (pid_pipe) < 0)
+    {
+      (void) kill (child, SIGKILL);
+      say ("xdg-app: cannot follow the sandbox for pasta; the app was stopped\n");
+      _exit (1);
+    }
   snprintf (pid_arg, pid_arg_size, "%d", (int) child);
   pasta = fork ();
   if (pasta == 0)
@@ -226,12 +230,12 @@ run_helper (int info_fd,
         daemon_fd = (int) syscall (SYS_pidfd_open, daemon, 0);
       (void) write (block_fd, "g", 1);
       (void) close (block_fd);
-      wait_for_exit (child);
+      wait_for_exit (child_fd);
       if (daemon_fd >= 0)
         (void) syscall (SYS_pidfd_send_signal, daemon_fd, SIGTERM, NULL, 0);
       _exit (0);
     }
-  (void) kill (child, SIGKILL);
+  (void) syscall (SYS_pidfd_send_signal, child_fd, SIGKILL, NULL, 0);
   say ("xdg-app: pasta could not connect the app's network namespace; the app was stopped\n");
   _exit (1);
 }

@@ -6,17 +6,9 @@
 # hidden names look like names that do not exist; monitoring and
 # eavesdropping are refused; hostile messages drop only their client;
 # `xdg-app ps` and `kill` see and end the instance.
-#
-# BROKER_AS=nobody (tests/broker/meson.build) runs the whole script
-# again as uid 65534: bus, broker, sandboxes and clients of an ordinary
-# user.
-if [ "${BROKER_AS:-}" = nobody ]; then
-  if [ "$(id -u)" != 0 ]; then
-    echo "1..0 # SKIP BROKER_AS=nobody needs root"
-    exit 0
-  fi
-  exec env -u BROKER_AS setpriv --reuid=65534 --regid=65534 --clear-groups -- /bin/sh "$0" "$@"
-fi
+# RUN_AS=nobody (tests/broker/meson.build) runs it all again as an
+# ordinary user: bus, broker, sandboxes and clients.
+. "$(dirname "$0")/../lib/run-as.sh"
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/xa-env.sh"
 

@@ -6,15 +6,9 @@
 # dbus-daemon on unix:abstract= are out of reach, while TCP to a server on
 # the host's 127.0.0.1 still works.  Without pasta the run warns once and
 # the hole is there (recorded).  `info --show-permissions` names the
-# protection in force.  USER_NET_AS=nobody (meson.build) runs it all again
-# as uid 65534.
-if [ "${USER_NET_AS:-}" = nobody ]; then
-  if [ "$(id -u)" != 0 ]; then
-    echo "1..0 # SKIP USER_NET_AS=nobody needs root"
-    exit 0
-  fi
-  exec env -u USER_NET_AS setpriv --reuid=65534 --regid=65534 --clear-groups -- /bin/sh "$0" "$@"
-fi
+# protection in force.  RUN_AS=nobody (meson.build) runs it all again as
+# an ordinary user.
+. "$(dirname "$0")/../lib/run-as.sh"
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/xa-env.sh"
 
