@@ -1,7 +1,10 @@
 /* broker/broker.c — see broker.h.  The instance table: an instance is in
  * it from registration until its monitor exits or it is killed; nothing
  * else removes one.  The connection table: one XaCaller per proxied
- * connection, per bus (unique names of two buses may be equal). */
+ * connection, per bus (unique names of two buses may be equal).  The
+ * table is the only part shared with the proxy's thread
+ * (broker/bus-proxy.c), under its own lock; the rest belongs to the
+ * main thread. */
 #include <glib.h>
 
 #include "broker/broker.h"
@@ -14,6 +17,7 @@ struct _XaBroker
   XaInstanceAcceptFunc      accept;
   gpointer                  accept_data;
   GArray                   *ended;     /* EndedHook, in the order added */
+  GMutex                    connections_lock;
   GHashTable               *connections[XA_INSTANCE_N_BUSES];  /* unique name → XaCaller */
 };
 
@@ -35,6 +39,7 @@ xa_broker_new (const XaBrokerOptions *options)
                                            (GDestroyNotify) xa_instance_free);
   self->order = g_ptr_array_new ();
   self->ended = g_array_new (FALSE, FALSE, sizeof (EndedHook));
+  g_mutex_init (&self->connections_lock);
   for (gsize i = 0; i < G_N_ELEMENTS (self->connections); i++)
     self->connections[i] = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                                   (GDestroyNotify) xa_caller_unref);
@@ -51,6 +56,7 @@ xa_broker_free (XaBroker *self)
   g_array_unref (self->ended);
   for (gsize i = 0; i < G_N_ELEMENTS (self->connections); i++)
     g_hash_table_unref (self->connections[i]);
+  g_mutex_clear (&self->connections_lock);
   g_free ((char *) self->options.runtime_dir);
   g_free ((char *) self->options.session_address);
   g_free ((char *) self->options.system_address);
@@ -173,7 +179,10 @@ xa_broker_add_connection (XaBroker *self,
                           XaInstanceBus bus,
                           const char *unique_name)
 {
+  g_autoptr(GMutexLocker) locker = NULL;
+
   g_return_if_fail (bus < XA_INSTANCE_N_BUSES);
+  locker = g_mutex_locker_new (&self->connections_lock);
   g_hash_table_replace (self->connections[bus], g_strdup (unique_name),
                         xa_caller_ref (xa_instance_get_caller (instance)));
 }
@@ -183,7 +192,10 @@ xa_broker_remove_connection (XaBroker *self,
                              XaInstanceBus bus,
                              const char *unique_name)
 {
+  g_autoptr(GMutexLocker) locker = NULL;
+
   g_return_if_fail (bus < XA_INSTANCE_N_BUSES);
+  locker = g_mutex_locker_new (&self->connections_lock);
   g_hash_table_remove (self->connections[bus], unique_name);
 }
 
@@ -192,6 +204,11 @@ xa_broker_lookup_connection (XaBroker *self,
                              XaInstanceBus bus,
                              const char *unique_name)
 {
+  g_autoptr(GMutexLocker) locker = NULL;
+  XaCaller *caller;
+
   g_return_val_if_fail (bus < XA_INSTANCE_N_BUSES, NULL);
-  return g_hash_table_lookup (self->connections[bus], unique_name);
+  locker = g_mutex_locker_new (&self->connections_lock);
+  caller = g_hash_table_lookup (self->connections[bus], unique_name);
+  return caller != NULL ? xa_caller_ref (caller) : NULL;
 }

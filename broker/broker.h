@@ -58,7 +58,7 @@ GPtrArray      *xa_broker_list_instances  (XaBroker               *self);
 /* The connections the proxy made for instances, by the unique name the
  * bus gave each: added when the bus answers the client's Hello (before
  * any other message of the client reaches the bus), removed when the
- * proxy closes it. */
+ * proxy closes it.  These three may be called from any thread. */
 void            xa_broker_add_connection    (XaBroker               *self,
                                              XaInstance             *instance,
                                              XaInstanceBus           bus,
@@ -66,8 +66,8 @@ void            xa_broker_add_connection    (XaBroker               *self,
 void            xa_broker_remove_connection (XaBroker               *self,
                                              XaInstanceBus           bus,
                                              const char             *unique_name);
-/* The instance's caller behind @unique_name on @bus; NULL if it is none
- * of the proxy's connections (now). */
+/* The instance's caller behind @unique_name on @bus (a new reference);
+ * NULL if it is none of the proxy's connections (now). */
 XaCaller       *xa_broker_lookup_connection (XaBroker               *self,
                                              XaInstanceBus           bus,
                                              const char             *unique_name);

@@ -14,11 +14,24 @@
  * reading the side that fills it, so a flood waits in the kernel and in
  * the bus daemon, not here.
  *
+ * Threads: the clients live in a thread of the proxy's own, which waits
+ * on one epoll set for all their sockets and nothing else, so that a
+ * message crosses the broker in three system calls (epoll_wait, recvmsg,
+ * sendmsg) without the main loop's bookkeeping, and a slow call of the
+ * broker's D-Bus service never holds up the traffic.  The main thread
+ * hands new clients over (ADD) and has an instance's clients closed
+ * before the instance is freed (END, which waits); of the rest of the
+ * broker the proxy's thread touches only the connection table (locked,
+ * broker/broker.c), the instances' client counts (atomic) and their
+ * immutable ids and callers.
+ *
  * Trusts: the bus daemon (framing of what it sends is still checked:
  * the client must never see a message we could not parse); the filter's
  * decisions. */
 #include <errno.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -45,23 +58,30 @@
  * call instead of one per message. */
 #define MAX_BATCH 64
 #define SEND_BUFFER (1024 * 1024)
+/* Sockets reported ready per epoll_wait(). */
+#define MAX_EVENTS 64
 
 typedef struct _Client Client;
 
+/* A message on its way out: one allocation with its link and, for a
+ * copy, its bytes. */
 typedef struct
 {
-  GBytes *data;
-  gsize   offset;
-  int    *fds;
-  guint   n_fds;
+  GList         link;         /* in the side's queue; data is itself */
+  GBytes       *bytes;        /* NULL when the bytes are in copy[] */
+  const guint8 *data;
+  gsize         len;
+  gsize         offset;       /* sent already */
+  int          *fds;
+  guint         n_fds;
+  guint8        copy[];
 } OutMessage;
 
 typedef struct
 {
   Client     *client;
   int         fd;
-  gpointer    tag;            /* in the client's GSource */
-  GIOCondition watching;      /* what the tag asks for now */
+  guint32     watching;       /* epoll events asked for; 0: not in the set */
   GByteArray *in;             /* bytes read, not yet a whole message */
   GArray     *in_fds;         /* int: fds received, not yet claimed */
   GQueue      out;            /* OutMessage */
@@ -72,9 +92,8 @@ typedef struct
 
 struct _Client
 {
-  GSource       source;
   XaBusProxy   *proxy;
-  XaInstance   *instance;
+  XaInstance   *instance;     /* outlives the client: END waits for it */
   XaInstanceBus bus;
   XaBusFilter  *filter;
   XaSaslServer *sasl_server;  /* the client's authentication, until BEGIN */
@@ -87,14 +106,64 @@ struct _Client
   gboolean      closing;
 };
 
+typedef enum
+{
+  COMMAND_ADD,                /* start serving a client */
+  COMMAND_END,                /* close an instance's clients */
+  COMMAND_STOP,               /* close every client and leave */
+} CommandKind;
+
+typedef struct
+{
+  CommandKind kind;
+  Client     *client;         /* ADD: taken */
+  XaInstance *instance;       /* END */
+  gboolean    done;           /* END, STOP: under the lock */
+} Command;
+
 struct _XaBusProxy
 {
   XaBroker        *broker;
   XaBusProxyLimits limits;
-  GHashTable      *clients;   /* Client * → XaInstance * */
+  int              epoll_fd;
+  int              wake_fd;     /* eventfd: commands are waiting */
+  GThread         *thread;
+  GMutex           lock;        /* commands and their done */
+  GCond            done_cond;
+  GQueue           commands;    /* Command */
+  /* The proxy's thread only: */
+  GHashTable      *clients;     /* Client *, a set */
+  GPtrArray       *closed;      /* Client *, freed after the events at hand */
+  gint64           next_stall_check;  /* 0: no client's queue is full */
+  gboolean         stopping;
 };
 
 static void client_close (Client *client, const char *why);
+
+static OutMessage *
+out_message_new_bytes (GBytes *bytes)
+{
+  OutMessage *m = g_new0 (OutMessage, 1);
+
+  m->link.data = m;
+  m->bytes = bytes;
+  m->data = g_bytes_get_data (bytes, &m->len);
+  return m;
+}
+
+static OutMessage *
+out_message_new_copy (const guint8 *data,
+                      gsize len)
+{
+  OutMessage *m = g_malloc (sizeof (OutMessage) + len);
+
+  memset (m, 0, sizeof *m);
+  m->link.data = m;
+  memcpy (m->copy, data, len);
+  m->data = m->copy;
+  m->len = len;
+  return m;
+}
 
 static void
 out_message_free (OutMessage *m)
@@ -102,7 +171,7 @@ out_message_free (OutMessage *m)
   for (guint i = 0; i < m->n_fds; i++)
     (void) close (m->fds[i]);
   g_free (m->fds);
-  g_bytes_unref (m->data);
+  g_clear_pointer (&m->bytes, g_bytes_unref);
   g_free (m);
 }
 
@@ -122,11 +191,15 @@ side_init (Side *side,
 static void
 side_clear (Side *side)
 {
+  if (side->watching != 0)
+    (void) epoll_ctl (side->client->proxy->epoll_fd, EPOLL_CTL_DEL, side->fd, NULL);
+  side->watching = 0;
   for (guint i = 0; side->in_fds != NULL && i < side->in_fds->len; i++)
     (void) close (g_array_index (side->in_fds, int, i));
   g_clear_pointer (&side->in_fds, g_array_unref);
   g_clear_pointer (&side->in, g_byte_array_unref);
-  g_queue_clear_full (&side->out, (GDestroyNotify) out_message_free);
+  while (!g_queue_is_empty (&side->out))
+    out_message_free (g_queue_pop_head_link (&side->out)->data);
   if (side->fd >= 0)
     (void) close (side->fd);
   side->fd = -1;
@@ -142,6 +215,9 @@ other_side (Side *side)
 
 /* ------------------------------------------------------------ output */
 
+/* Asks epoll for what each side waits for now.  A side that waits for
+ * nothing leaves the set: epoll reports a hang-up even unasked, and a
+ * paused side must not spin the loop. */
 static void
 update_conditions (Client *client)
 {
@@ -150,21 +226,25 @@ update_conditions (Client *client)
   for (gsize i = 0; i < G_N_ELEMENTS (sides); i++)
     {
       Side *side = sides[i];
-      GIOCondition want = 0;
+      struct epoll_event event = { .data.ptr = side };
+      int op;
 
-      if (side->tag == NULL)
-        continue;
       if (side->reading)
-        want |= G_IO_IN;
+        event.events |= EPOLLIN;
       if (!g_queue_is_empty (&side->out))
-        want |= G_IO_OUT;
-      /* Each change wakes the loop up (GLib signals its eventfd):
-       * only when something changed. */
-      if (want != side->watching)
+        event.events |= EPOLLOUT;
+      if (event.events == side->watching)
+        continue;
+      if (event.events == 0)
+        op = EPOLL_CTL_DEL;
+      else
+        op = side->watching == 0 ? EPOLL_CTL_ADD : EPOLL_CTL_MOD;
+      if (epoll_ctl (client->proxy->epoll_fd, op, side->fd, &event) != 0)
         {
-          g_source_modify_unix_fd (&client->source, side->tag, want);
-          side->watching = want;
+          client_close (client, g_strerror (errno));
+          return;
         }
+      side->watching = event.events;
     }
 }
 
@@ -180,6 +260,10 @@ apply_backpressure (Side *side)
       source->reading = FALSE;
       if (side->full_since == 0)
         side->full_since = g_get_monotonic_time ();
+      /* A client that stops reading is checked on after the stall time. */
+      if (side == &side->client->app && side->client->proxy->next_stall_check == 0)
+        side->client->proxy->next_stall_check =
+          side->full_since + (gint64) limits->stall_seconds * G_USEC_PER_SEC;
     }
   else if (side->out_bytes <= limits->queue_low_bytes)
     {
@@ -196,14 +280,14 @@ consume (Side *side,
   while (n > 0)
     {
       OutMessage *m = g_queue_peek_head (&side->out);
-      gsize left = g_bytes_get_size (m->data) - m->offset;
+      gsize left = m->len - m->offset;
       gsize used = MIN (n, left);
 
       m->offset += used;
       side->out_bytes -= used;
       n -= used;
       if (used == left)
-        out_message_free (g_queue_pop_head (&side->out));
+        out_message_free (g_queue_pop_head_link (&side->out)->data);
     }
 }
 
@@ -224,16 +308,14 @@ flush (Side *side)
       for (GList *l = side->out.head; l != NULL && msg.msg_iovlen < MAX_BATCH; l = l->next)
         {
           OutMessage *m = l->data;
-          gsize len = 0;
-          const guint8 *data = g_bytes_get_data (m->data, &len);
 
           /* Fds travel with the first byte of their message, so a
            * message with fds starts a batch of its own. */
           if (msg.msg_iovlen > 0 && m->n_fds > 0)
             break;
-          iov[msg.msg_iovlen].iov_base = (void *) (data + m->offset);
-          iov[msg.msg_iovlen].iov_len = len - m->offset;
-          total += len - m->offset;
+          iov[msg.msg_iovlen].iov_base = (void *) (m->data + m->offset);
+          iov[msg.msg_iovlen].iov_len = m->len - m->offset;
+          total += m->len - m->offset;
           msg.msg_iovlen++;
         }
       if (first->n_fds > 0 && first->offset == 0)
@@ -265,21 +347,14 @@ flush (Side *side)
   return TRUE;
 }
 
-/* Queues @data (and @fds, taken) for @side and writes at once when it
- * can: most messages never wait in a queue. */
+/* Queues @m (taken) for @side and writes at once when it can and is
+ * not collecting a batch: most messages never wait in a queue. */
 static void
 send_message (Side *side,
-              GBytes *data,
-              int *fds,
-              guint n_fds)
+              OutMessage *m)
 {
-  OutMessage *m = g_new0 (OutMessage, 1);
-
-  m->data = data;
-  m->fds = fds;
-  m->n_fds = n_fds;
-  g_queue_push_tail (&side->out, m);
-  side->out_bytes += g_bytes_get_size (data);
+  g_queue_push_tail_link (&side->out, &m->link);
+  side->out_bytes += m->len;
   if (!side->client->batching && g_queue_get_length (&side->out) == 1 && !flush (side))
     {
       client_close (side->client, "write failed");
@@ -293,7 +368,7 @@ send_bytes (Side *side,
             const guint8 *data,
             gsize len)
 {
-  send_message (side, g_bytes_new (data, len), NULL, 0);
+  send_message (side, out_message_new_copy (data, len));
 }
 
 /* ------------------------------------------------------------- input */
@@ -357,13 +432,16 @@ read_some (Side *side)
   return TRUE;
 }
 
-/* Takes @n fds from the front of @side's received fds. */
+/* Takes @n fds from the front of @side's received fds; NULL for none. */
 static int *
 take_fds (Side *side,
           guint n)
 {
-  int *fds = g_new (int, MAX (n, 1));
+  int *fds;
 
+  if (n == 0)
+    return NULL;
+  fds = g_new (int, n);
   memcpy (fds, side->in_fds->data, n * sizeof (int));
   g_array_remove_range (side->in_fds, 0, n);
   return fds;
@@ -383,6 +461,7 @@ handle_message (Side *from,
   g_autoptr(GError) error = NULL;
   XaBusFilterAction action;
   gboolean took_buffer = FALSE;
+  OutMessage *out;
   GBytes *own;
   int *fds;
 
@@ -410,18 +489,20 @@ handle_message (Side *from,
           GByteArray *whole = g_steal_pointer (&from->in);
 
           from->in = g_byte_array_new ();
-          send_message (to, g_byte_array_free_to_bytes (whole), fds, header->n_unix_fds);
+          out = out_message_new_bytes (g_byte_array_free_to_bytes (whole));
           took_buffer = TRUE;
         }
       else
-        send_message (to, g_bytes_new (data, len), fds, header->n_unix_fds);
-      fds = NULL;
+        out = out_message_new_copy (data, len);
+      out->fds = g_steal_pointer (&fds);
+      out->n_fds = header->n_unix_fds;
+      send_message (to, out);
       break;
     case XA_BUS_FILTER_REPLACE:
-      send_message (to, g_steal_pointer (&replacement), NULL, 0);
+      send_message (to, out_message_new_bytes (g_steal_pointer (&replacement)));
       break;
     case XA_BUS_FILTER_ANSWER:
-      send_message (from, g_steal_pointer (&replacement), NULL, 0);
+      send_message (from, out_message_new_bytes (g_steal_pointer (&replacement)));
       break;
     case XA_BUS_FILTER_DISCONNECT:
       client_close (client, error != NULL ? error->message : "refused");
@@ -437,7 +518,7 @@ handle_message (Side *from,
       g_free (fds);
     }
   while (!client->closing && (own = xa_bus_filter_pop_outgoing (client->filter)) != NULL)
-    send_message (&client->bus_side, own, NULL, 0);
+    send_message (&client->bus_side, out_message_new_bytes (own));
   return took_buffer;
 }
 
@@ -540,103 +621,240 @@ authenticate_client (Client *client)
   return TRUE;
 }
 
-/* -------------------------------------------------------- the source */
+/* --------------------------------------------------------- events */
 
-static gboolean
-handle_side (Client *client,
-             Side *side)
+/* What epoll reported for one side of a client. */
+static void
+client_ready (Client *client,
+              Side *side,
+              guint32 events)
 {
-  GIOCondition cond = g_source_query_unix_fd (&client->source, side->tag);
-
-  if ((cond & G_IO_OUT) != 0 && !flush (side))
+  if ((events & (EPOLLOUT | EPOLLHUP | EPOLLERR)) != 0 && !flush (side))
     {
       client_close (client, "write failed");
-      return FALSE;
+      return;
     }
-  if ((cond & (G_IO_IN | G_IO_HUP | G_IO_ERR)) != 0 && side->reading)
+  if ((events & (EPOLLIN | EPOLLHUP | EPOLLERR)) != 0 && side->reading)
     {
       if (!read_some (side))
         {
           client_close (client, side == &client->app ? "the client left" : "the bus left");
-          return FALSE;
+          return;
         }
       if (side == &client->bus_side && client->sasl_client != NULL)
-        return authenticate_upstream (client) && (client->sasl_client != NULL ||
-                                                  (client->sasl_server == NULL || authenticate_client (client)));
-      if (side == &client->app && client->sasl_server != NULL)
+        {
+          if (!authenticate_upstream (client))
+            return;
+          if (client->sasl_client == NULL && client->sasl_server != NULL &&
+              !authenticate_client (client))
+            return;
+        }
+      else if (side == &client->app && client->sasl_server != NULL)
         {
           /* The client's handshake waits for ours with the bus. */
-          if (client->sasl_client != NULL)
-            return TRUE;
-          if (!authenticate_client (client))
-            return FALSE;
-          if (client->sasl_server != NULL)
-            return TRUE;
+          if (client->sasl_client == NULL && !authenticate_client (client))
+            return;
         }
-      if (!dispatch (side))
-        return FALSE;
+      else if (!dispatch (side))
+        return;
     }
-  return TRUE;
-}
-
-static gboolean
-client_dispatch (GSource *source,
-                 GSourceFunc callback,
-                 gpointer user_data)
-{
-  Client *client = (Client *) source;
-  const XaBusProxyLimits *limits = &client->proxy->limits;
-  gint64 now = g_get_monotonic_time ();
-
-  if (!handle_side (client, &client->app) || !handle_side (client, &client->bus_side))
-    return G_SOURCE_REMOVE;
   /* Messages held while the filter learned about names, now free. */
   if (client->sasl_server == NULL && client->app.in->len > 0 &&
       !xa_bus_filter_is_holding_client (client->filter) && !dispatch (&client->app))
-    return G_SOURCE_REMOVE;
-  if (client->app.full_since != 0 &&
-      now - client->app.full_since > (gint64) limits->stall_seconds * G_USEC_PER_SEC)
-    {
-      client_close (client, "stopped reading with a full queue");
-      return G_SOURCE_REMOVE;
-    }
+    return;
   update_conditions (client);
-  /* While a queue is full, wake up to check the stall time. */
-  g_source_set_ready_time (source, client->app.full_since != 0 ? now + G_USEC_PER_SEC : -1);
-  return G_SOURCE_CONTINUE;
 }
 
 static void
-client_finalize (GSource *source)
+client_free (Client *client)
 {
-  Client *client = (Client *) source;
-
   side_clear (&client->app);
   side_clear (&client->bus_side);
   g_clear_pointer (&client->filter, xa_bus_filter_free);
   g_clear_pointer (&client->sasl_server, xa_sasl_server_free);
   g_clear_pointer (&client->sasl_client, xa_sasl_client_free);
+  g_free (client);
 }
 
-static GSourceFuncs client_funcs = {
-  .dispatch = client_dispatch,
-  .finalize = client_finalize,
-};
-
+/* Ends @client at once for everybody else; its memory goes after the
+ * events at hand, some of which may still name it. */
 static void
 client_close (Client *client,
               const char *why)
 {
+  XaBusProxy *self = client->proxy;
+
   if (client->closing)
     return;
   client->closing = TRUE;
   g_debug ("instance %s: client closed: %s", xa_instance_get_id (client->instance), why);
-  xa_instance_remove_client (client->instance);
   if (client->registered)
-    xa_broker_remove_connection (client->proxy->broker, client->bus,
+    xa_broker_remove_connection (self->broker, client->bus,
                                  xa_bus_filter_get_unique_name (client->filter));
-  g_hash_table_remove (client->proxy->clients, client);
-  g_source_destroy (&client->source);
+  xa_instance_remove_client (client->instance);
+  g_hash_table_remove (self->clients, client);
+  g_ptr_array_add (self->closed, client);
+}
+
+/* Drops clients whose queue has been full for longer than the stall
+ * time, and says when to look again. */
+static void
+check_stalls (XaBusProxy *self)
+{
+  gint64 stall = (gint64) self->limits.stall_seconds * G_USEC_PER_SEC;
+  g_autoptr(GPtrArray) stalled = NULL;
+  GHashTableIter iter;
+  gpointer key;
+  gint64 now;
+
+  if (self->next_stall_check == 0)
+    return;
+  now = g_get_monotonic_time ();
+  if (now < self->next_stall_check)
+    return;
+  self->next_stall_check = 0;
+  stalled = g_ptr_array_new ();
+  g_hash_table_iter_init (&iter, self->clients);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      Client *client = key;
+      gint64 due = client->app.full_since + stall;
+
+      if (client->app.full_since == 0)
+        continue;
+      if (due <= now)
+        g_ptr_array_add (stalled, client);
+      else if (self->next_stall_check == 0 || due < self->next_stall_check)
+        self->next_stall_check = due;
+    }
+  for (guint i = 0; i < stalled->len; i++)
+    client_close (stalled->pdata[i], "stopped reading with a full queue");
+}
+
+/* -------------------------------------------------------- commands */
+
+static void
+command_done (XaBusProxy *self,
+              Command *command)
+{
+  g_mutex_lock (&self->lock);
+  command->done = TRUE;
+  g_cond_broadcast (&self->done_cond);
+  g_mutex_unlock (&self->lock);
+}
+
+static void
+client_start (Client *client)
+{
+  XaBusProxy *self = client->proxy;
+  g_autoptr(GByteArray) hello = g_byte_array_new ();
+
+  g_hash_table_add (self->clients, client);
+  /* Our handshake with the bus starts now; the client's waits for it. */
+  xa_sasl_client_start (client->sasl_client, hello);
+  send_bytes (&client->bus_side, hello->data, hello->len);
+  if (!client->closing)
+    update_conditions (client);
+}
+
+static void
+run_commands (XaBusProxy *self)
+{
+  guint64 count;
+
+  (void) read (self->wake_fd, &count, sizeof count);
+  for (;;)
+    {
+      g_autoptr(GPtrArray) doomed = g_ptr_array_new ();
+      GHashTableIter iter;
+      gpointer key;
+      Command *command;
+
+      g_mutex_lock (&self->lock);
+      command = g_queue_pop_head (&self->commands);
+      g_mutex_unlock (&self->lock);
+      if (command == NULL)
+        return;
+      switch (command->kind)
+        {
+        case COMMAND_ADD:
+          client_start (command->client);
+          g_free (command);
+          continue;
+        case COMMAND_STOP:
+          self->stopping = TRUE;
+          G_GNUC_FALLTHROUGH;
+        case COMMAND_END:
+        default:
+          g_hash_table_iter_init (&iter, self->clients);
+          while (g_hash_table_iter_next (&iter, &key, NULL))
+            if (command->kind == COMMAND_STOP || ((Client *) key)->instance == command->instance)
+              g_ptr_array_add (doomed, key);
+          for (guint i = 0; i < doomed->len; i++)
+            client_close (doomed->pdata[i],
+                          command->kind == COMMAND_STOP ? "the broker is stopping" : "the instance ended");
+          command_done (self, command);
+          break;
+        }
+    }
+}
+
+/* Queues @command for the proxy's thread; for END and STOP, returns
+ * when it has been carried out. */
+static void
+post_command (XaBusProxy *self,
+              Command *command)
+{
+  const guint64 one = 1;
+  /* An ADD is the thread's as soon as it is queued. */
+  gboolean wait = command->kind != COMMAND_ADD;
+
+  g_mutex_lock (&self->lock);
+  g_queue_push_tail (&self->commands, command);
+  g_mutex_unlock (&self->lock);
+  (void) write (self->wake_fd, &one, sizeof one);
+  if (!wait)
+    return;
+  g_mutex_lock (&self->lock);
+  while (!command->done)
+    g_cond_wait (&self->done_cond, &self->lock);
+  g_mutex_unlock (&self->lock);
+}
+
+/* ----------------------------------------------------------- thread */
+
+static gpointer
+proxy_thread (gpointer user_data)
+{
+  XaBusProxy *self = user_data;
+
+  while (!self->stopping)
+    {
+      struct epoll_event events[MAX_EVENTS];
+      int timeout = -1;
+      int n;
+
+      if (self->next_stall_check != 0)
+        timeout = (int) CLAMP ((self->next_stall_check - g_get_monotonic_time () + 999) / 1000,
+                               0, G_MAXINT);
+      n = epoll_wait (self->epoll_fd, events, G_N_ELEMENTS (events), timeout);
+      if (n < 0 && errno != EINTR)
+        g_error ("epoll_wait: %s", g_strerror (errno));
+      for (int i = 0; i < n; i++)
+        {
+          Side *side = events[i].data.ptr;
+
+          if (side == NULL)
+            run_commands (self);
+          else if (!side->client->closing)
+            client_ready (side->client, side, events[i].events);
+        }
+      check_stalls (self);
+      for (guint i = 0; i < self->closed->len; i++)
+        client_free (self->closed->pdata[i]);
+      g_ptr_array_set_size (self->closed, 0);
+    }
+  return NULL;
 }
 
 /* ---------------------------------------------------------- accepting */
@@ -679,6 +897,7 @@ on_accept (XaInstance *instance,
   XaBusProxy *self = user_data;
   g_autoptr(XaBusRules) rules = NULL;
   g_autoptr(GError) error = NULL;
+  Command *command;
   Client *client;
   int upstream;
 
@@ -703,7 +922,7 @@ on_accept (XaInstance *instance,
   grow_send_buffer (fd);
   grow_send_buffer (upstream);
 
-  client = (Client *) g_source_new (&client_funcs, sizeof (Client));
+  client = g_new0 (Client, 1);
   client->proxy = self;
   client->instance = instance;
   client->bus = bus;
@@ -712,28 +931,12 @@ on_accept (XaInstance *instance,
   client->sasl_client = xa_sasl_client_new (getuid (), TRUE);
   side_init (&client->app, client, fd);
   side_init (&client->bus_side, client, upstream);
-  client->app.tag = g_source_add_unix_fd (&client->source, fd, G_IO_IN);
-  client->app.watching = G_IO_IN;
-  client->bus_side.tag = g_source_add_unix_fd (&client->source, upstream, G_IO_IN);
-  client->bus_side.watching = G_IO_IN;
-  g_source_set_name (&client->source, "xdg-app bus client");
-  /* GLib blocks a source that may not recurse while it dispatches: it
-   * takes its fds out of the poll set and puts them back, four wakeups
-   * of the loop per message.  Dispatch never runs the loop, so nothing
-   * can recurse. */
-  g_source_set_can_recurse (&client->source, TRUE);
-  g_source_attach (&client->source, NULL);
-  g_hash_table_insert (self->clients, client, instance);
   xa_instance_add_client (instance);
 
-  /* Our handshake with the bus starts now; the client's waits for it. */
-  {
-    g_autoptr(GByteArray) hello = g_byte_array_new ();
-
-    xa_sasl_client_start (client->sasl_client, hello);
-    send_bytes (&client->bus_side, hello->data, hello->len);
-  }
-  g_source_unref (&client->source);
+  command = g_new0 (Command, 1);
+  command->kind = COMMAND_ADD;
+  command->client = client;
+  post_command (self, command);
 }
 
 static void
@@ -742,16 +945,9 @@ on_instance_ended (XaBroker *broker,
                    gpointer user_data)
 {
   XaBusProxy *self = user_data;
-  g_autoptr(GPtrArray) doomed = g_ptr_array_new ();
-  GHashTableIter iter;
-  gpointer client, owner;
+  Command command = { .kind = COMMAND_END, .instance = instance };
 
-  g_hash_table_iter_init (&iter, self->clients);
-  while (g_hash_table_iter_next (&iter, &client, &owner))
-    if (owner == instance)
-      g_ptr_array_add (doomed, client);
-  for (guint i = 0; i < doomed->len; i++)
-    client_close (doomed->pdata[i], "the instance ended");
+  post_command (self, &command);
 }
 
 XaBusProxy *
@@ -759,10 +955,21 @@ xa_bus_proxy_new (XaBroker *broker,
                   const XaBusProxyLimits *limits)
 {
   XaBusProxy *self = g_new0 (XaBusProxy, 1);
+  struct epoll_event wake = { .events = EPOLLIN, .data.ptr = NULL };
 
   self->broker = broker;
   self->limits = *limits;
   self->clients = g_hash_table_new (NULL, NULL);
+  self->closed = g_ptr_array_new ();
+  g_mutex_init (&self->lock);
+  g_cond_init (&self->done_cond);
+  g_queue_init (&self->commands);
+  self->epoll_fd = epoll_create1 (EPOLL_CLOEXEC);
+  self->wake_fd = eventfd (0, EFD_CLOEXEC | EFD_NONBLOCK);
+  if (self->epoll_fd < 0 || self->wake_fd < 0 ||
+      epoll_ctl (self->epoll_fd, EPOLL_CTL_ADD, self->wake_fd, &wake) != 0)
+    g_error ("cannot make the proxy's epoll set: %s", g_strerror (errno));
+  self->thread = g_thread_new ("xdg-app-bus", proxy_thread, self);
   xa_broker_set_accept_func (broker, on_accept, self);
   xa_broker_add_ended_func (broker, on_instance_ended, self);
   return self;
@@ -771,15 +978,21 @@ xa_bus_proxy_new (XaBroker *broker,
 void
 xa_bus_proxy_free (XaBusProxy *self)
 {
-  g_autoptr(GList) clients = NULL;
+  Command stop = { .kind = COMMAND_STOP };
 
   if (self == NULL)
     return;
-  clients = g_hash_table_get_keys (self->clients);
-  for (GList *l = clients; l != NULL; l = l->next)
-    client_close (l->data, "the broker is stopping");
   xa_broker_remove_ended_func (self->broker, on_instance_ended, self);
   xa_broker_set_accept_func (self->broker, NULL, NULL);
+  post_command (self, &stop);
+  g_thread_join (self->thread);
+  for (guint i = 0; i < self->closed->len; i++)
+    client_free (self->closed->pdata[i]);
+  g_ptr_array_unref (self->closed);
   g_hash_table_unref (self->clients);
+  (void) close (self->wake_fd);
+  (void) close (self->epoll_fd);
+  g_cond_clear (&self->done_cond);
+  g_mutex_clear (&self->lock);
   g_free (self);
 }

@@ -237,7 +237,7 @@ xa_bus_match_init (XaBusMatch *match)
 {
   match->level = XA_BUS_POLICY_NONE;
   match->everything = FALSE;
-  match->rules = g_ptr_array_new ();
+  match->rules = NULL;        /* made for the first method rule */
 }
 
 void
@@ -251,7 +251,10 @@ xa_bus_rules_collect (XaBusRules *self,
                       const char *name,
                       XaBusMatch *match)
 {
-  g_autofree char *prefix = g_strdup (name);
+  /* A bus name has at most 255 bytes: most fit on the stack. */
+  char buffer[256];
+  g_autofree char *allocated = strlen (name) < sizeof buffer ? NULL : g_strdup (name);
+  char *prefix = allocated != NULL ? allocated : strcpy (buffer, name);
   gboolean exact = TRUE;
 
   /* org.foo.bar, then org.foo, then org: the exact name's rules, then
@@ -271,7 +274,11 @@ xa_bus_rules_collect (XaBusRules *self,
           if (rule->method == NULL && rule->level >= XA_BUS_POLICY_TALK)
             match->everything = TRUE;
           else if (rule->method != NULL)
-            g_ptr_array_add (match->rules, (gpointer) rule);
+            {
+              if (match->rules == NULL)
+                match->rules = g_ptr_array_new ();
+              g_ptr_array_add (match->rules, (gpointer) rule);
+            }
         }
       dot = strrchr (prefix, '.');
       if (dot == NULL)
@@ -299,7 +306,7 @@ xa_bus_match_allows (const XaBusMatch *match,
 {
   if (match->level == XA_BUS_POLICY_OWN || match->everything)
     return TRUE;
-  for (guint i = 0; i < match->rules->len; i++)
+  for (guint i = 0; match->rules != NULL && i < match->rules->len; i++)
     {
       const XaBusRule *rule = match->rules->pdata[i];
 

@@ -36,7 +36,7 @@ typedef struct
 {
   XaBusPolicy level;
   gboolean    everything;   /* a talk-or-higher grant with no restriction */
-  GPtrArray  *rules;        /* const XaBusRule *, borrowed from the XaBusRules */
+  GPtrArray  *rules;        /* const XaBusRule *, borrowed from the XaBusRules; NULL: none */
 } XaBusMatch;
 
 XaBusRules *xa_bus_rules_new              (void);

@@ -130,7 +130,7 @@ on_sender_pid (GObject *source,
   caller = xa_broker_lookup_connection (self->broker, XA_INSTANCE_BUS_SESSION, find->sender);
   if (caller != NULL)
     {
-      g_task_return_pointer (task, xa_caller_ref (caller), (GDestroyNotify) xa_caller_unref);
+      g_task_return_pointer (task, caller, (GDestroyNotify) xa_caller_unref);
       return;
     }
   if (pid == self->own_pid)
@@ -193,7 +193,7 @@ xa_identity_find (XaIdentity *self,
   caller = xa_broker_lookup_connection (self->broker, XA_INSTANCE_BUS_SESSION, sender);
   if (caller != NULL)
     {
-      g_task_return_pointer (task, xa_caller_ref (caller), (GDestroyNotify) xa_caller_unref);
+      g_task_return_pointer (task, caller, (GDestroyNotify) xa_caller_unref);
       return;
     }
   if (!self->own_pid_known)

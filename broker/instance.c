@@ -58,7 +58,7 @@ struct _XaInstance
   int        pid;
   guint      pid_source;
   gint64     started;
-  guint      n_clients;
+  gint       n_clients;    /* atomic: the proxy's thread changes it */
   gboolean   ended;
   Listener   listeners[XA_INSTANCE_N_BUSES];
 };
@@ -281,20 +281,20 @@ xa_instance_get_socket_path (XaInstance *self,
 void
 xa_instance_add_client (XaInstance *self)
 {
-  self->n_clients++;
+  g_atomic_int_inc (&self->n_clients);
 }
 
 void
 xa_instance_remove_client (XaInstance *self)
 {
-  g_return_if_fail (self->n_clients > 0);
-  self->n_clients--;
+  g_return_if_fail (g_atomic_int_get (&self->n_clients) > 0);
+  g_atomic_int_add (&self->n_clients, -1);
 }
 
 guint
 xa_instance_get_n_clients (XaInstance *self)
 {
-  return self->n_clients;
+  return (guint) g_atomic_int_get (&self->n_clients);
 }
 
 gboolean

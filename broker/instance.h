@@ -64,7 +64,8 @@ gint64          xa_instance_get_started    (XaInstance             *self);
 const char     *xa_instance_get_socket_path (XaInstance            *self,
                                              XaInstanceBus          bus);
 
-/* Connections the proxy holds open for this instance, for ListInstances. */
+/* Connections the proxy holds open for this instance, for ListInstances;
+ * safe from any thread. */
 void            xa_instance_add_client     (XaInstance             *self);
 void            xa_instance_remove_client  (XaInstance             *self);
 guint           xa_instance_get_n_clients  (XaInstance             *self);
