@@ -2,10 +2,13 @@
  * (benchmarks/broker-bus), on GDBus so that the direct, xdg-dbus-proxy
  * and broker paths all carry the very same client and server:
  *
- *   bus-bench serve NAME                   owns NAME; Echo (ay) → ay, Flood (uu)
- *   bus-bench latency ADDRESS NAME N       N sequential small calls; median µs
- *   bus-bench pipelined ADDRESS NAME N D   N calls, D in flight; calls/s
- *   bus-bench throughput ADDRESS NAME N S  N sequential calls of S bytes; MiB/s
+ *   bus-bench serve NAME                         owns NAME; Echo (ay) → ay, Flood (uu)
+ *   bus-bench latency NAME N ADDRESS...          N sequential small calls; median µs
+ *   bus-bench pipelined NAME N D ADDRESS...      N calls, D in flight; calls/s
+ *   bus-bench throughput NAME N S ADDRESS...     N sequential calls of S bytes; MiB/s
+ *
+ * The client modes print one line per ADDRESS, in their order: all of
+ * them are measured in one run, their calls interleaved.
  *
  * Flood (count, size) emits count broadcast signals Data (ay) of size bytes. */
 #include <stdlib.h>
@@ -125,26 +128,68 @@ compare_doubles (gconstpointer a,
   return x < y ? -1 : x > y;
 }
 
-static int
-latency (const char *address,
-         const char *name,
-         guint n)
+/* The paths are measured together: call i goes to each address in turn,
+ * starting at another one each time, so that a change in the machine's
+ * load falls on all of them alike. */
+typedef struct
 {
-  g_autoptr(GDBusConnection) c = connect_to (address);
-  g_autoptr(GArray) times = g_array_sized_new (FALSE, FALSE, sizeof (double), n);
+  guint              n;
+  GDBusConnection  **c;
+  double            *spent;   /* µs, per address */
+} Paths;
 
+static void
+paths_open (Paths *paths,
+            char **addresses,
+            guint n)
+{
+  paths->n = n;
+  paths->c = g_new0 (GDBusConnection *, n);
+  paths->spent = g_new0 (double, n);
   for (guint i = 0; i < n; i++)
+    paths->c[i] = connect_to (addresses[i]);
+}
+
+static void
+paths_close (Paths *paths)
+{
+  for (guint i = 0; i < paths->n; i++)
+    g_object_unref (paths->c[i]);
+  g_free (paths->c);
+  g_free (paths->spent);
+}
+
+static int
+latency (const char *name,
+         guint n,
+         char **addresses,
+         guint n_addresses)
+{
+  Paths paths;
+  GArray **times = g_new0 (GArray *, n_addresses);
+
+  paths_open (&paths, addresses, n_addresses);
+  for (guint a = 0; a < n_addresses; a++)
+    times[a] = g_array_sized_new (FALSE, FALSE, sizeof (double), n);
+  for (guint i = 0; i < n; i++)
+    for (guint k = 0; k < n_addresses; k++)
+      {
+        guint a = (i + k) % n_addresses;
+        gint64 start = g_get_monotonic_time ();
+        double us;
+
+        g_variant_unref (echo (paths.c[a], name, 8));
+        us = g_get_monotonic_time () - start;
+        g_array_append_val (times[a], us);
+      }
+  for (guint a = 0; a < n_addresses; a++)
     {
-      gint64 start = g_get_monotonic_time ();
-      double us;
-
-      g_variant_unref (echo (c, name, 8));
-      us = g_get_monotonic_time () - start;
-
-      g_array_append_val (times, us);
+      g_array_sort (times[a], compare_doubles);
+      g_print ("%.1f\n", g_array_index (times[a], double, n / 2));
+      g_array_unref (times[a]);
     }
-  g_array_sort (times, compare_doubles);
-  g_print ("%.1f\n", g_array_index (times, double, n / 2));
+  g_free (times);
+  paths_close (&paths);
   return EXIT_SUCCESS;
 }
 
@@ -186,37 +231,61 @@ send_one (Pipeline *p)
                           G_DBUS_CALL_FLAGS_NONE, -1, NULL, on_reply, p);
 }
 
-static int
-pipelined (const char *address,
-           const char *name,
-           guint n,
-           guint depth)
-{
-  g_autoptr(GDBusConnection) c = connect_to (address);
-  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
-  Pipeline p = { c, name, n, 0, loop };
-  gint64 start = g_get_monotonic_time ();
+/* Calls in blocks of PIPELINE_BLOCK, each address's block in turn. */
+#define PIPELINE_BLOCK 1000
 
-  for (guint i = 0; i < depth && p.to_send > 0; i++)
-    send_one (&p);
-  g_main_loop_run (loop);
-  g_print ("%.0f\n", n / ((g_get_monotonic_time () - start) / 1e6));
+static int
+pipelined (const char *name,
+           guint n,
+           guint depth,
+           char **addresses,
+           guint n_addresses)
+{
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  Paths paths;
+
+  paths_open (&paths, addresses, n_addresses);
+  for (guint done = 0, b = 0; done < n; done += PIPELINE_BLOCK, b++)
+    for (guint k = 0; k < n_addresses; k++)
+      {
+        guint a = (b + k) % n_addresses;
+        Pipeline p = { paths.c[a], name, MIN (PIPELINE_BLOCK, n - done), 0, loop };
+        gint64 start = g_get_monotonic_time ();
+
+        for (guint i = 0; i < depth && p.to_send > 0; i++)
+          send_one (&p);
+        g_main_loop_run (loop);
+        paths.spent[a] += g_get_monotonic_time () - start;
+      }
+  for (guint a = 0; a < n_addresses; a++)
+    g_print ("%.0f\n", n / (paths.spent[a] / 1e6));
+  paths_close (&paths);
   return EXIT_SUCCESS;
 }
 
 static int
-throughput (const char *address,
-            const char *name,
+throughput (const char *name,
             guint n,
-            gsize size)
+            gsize size,
+            char **addresses,
+            guint n_addresses)
 {
-  g_autoptr(GDBusConnection) c = connect_to (address);
-  gint64 start = g_get_monotonic_time ();
+  Paths paths;
 
+  paths_open (&paths, addresses, n_addresses);
   for (guint i = 0; i < n; i++)
-    g_variant_unref (echo (c, name, size));
+    for (guint k = 0; k < n_addresses; k++)
+      {
+        guint a = (i + k) % n_addresses;
+        gint64 start = g_get_monotonic_time ();
+
+        g_variant_unref (echo (paths.c[a], name, size));
+        paths.spent[a] += g_get_monotonic_time () - start;
+      }
   /* Each call carries the payload there and back. */
-  g_print ("%.1f\n", 2.0 * n * size / (1024 * 1024) / ((g_get_monotonic_time () - start) / 1e6));
+  for (guint a = 0; a < n_addresses; a++)
+    g_print ("%.1f\n", 2.0 * n * size / (1024 * 1024) / (paths.spent[a] / 1e6));
+  paths_close (&paths);
   return EXIT_SUCCESS;
 }
 
@@ -226,13 +295,13 @@ main (int argc,
 {
   if (argc == 3 && strcmp (argv[1], "serve") == 0)
     return serve (argv[2]);
-  if (argc == 5 && strcmp (argv[1], "latency") == 0)
-    return latency (argv[2], argv[3], atoi (argv[4]));
-  if (argc == 6 && strcmp (argv[1], "pipelined") == 0)
-    return pipelined (argv[2], argv[3], atoi (argv[4]), atoi (argv[5]));
-  if (argc == 6 && strcmp (argv[1], "throughput") == 0)
-    return throughput (argv[2], argv[3], atoi (argv[4]), atoi (argv[5]));
-  g_printerr ("usage: bus-bench serve NAME | latency ADDRESS NAME N | "
-              "pipelined ADDRESS NAME N DEPTH | throughput ADDRESS NAME N SIZE\n");
+  if (argc >= 5 && strcmp (argv[1], "latency") == 0)
+    return latency (argv[2], atoi (argv[3]), argv + 4, argc - 4);
+  if (argc >= 6 && strcmp (argv[1], "pipelined") == 0)
+    return pipelined (argv[2], atoi (argv[3]), atoi (argv[4]), argv + 5, argc - 5);
+  if (argc >= 6 && strcmp (argv[1], "throughput") == 0)
+    return throughput (argv[2], atoi (argv[3]), atoi (argv[4]), argv + 5, argc - 5);
+  g_printerr ("usage: bus-bench serve NAME | latency NAME N ADDRESS... | "
+              "pipelined NAME N DEPTH ADDRESS... | throughput NAME N SIZE ADDRESS...\n");
   return EXIT_FAILURE;
 }
