@@ -6,13 +6,19 @@
  *   bus-bench latency NAME N ADDRESS...          N sequential small calls; median µs
  *   bus-bench pipelined NAME N D ADDRESS...      N calls, D in flight; calls/s
  *   bus-bench throughput NAME N S ADDRESS...     N sequential calls of S bytes; MiB/s
+ *   bus-bench relay SOCKET BUS_SOCKET            the floor of any proxy: copies bytes
+ *                                                between clients of SOCKET and the bus
  *
  * The client modes print one line per ADDRESS, in their order: all of
  * them are measured in one run, their calls interleaved.
  *
  * Flood (count, size) emits count broadcast signals Data (ay) of size bytes. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include <gio/gio.h>
 
@@ -289,6 +295,80 @@ throughput (const char *name,
   return EXIT_SUCCESS;
 }
 
+/* ------------------------------------------------------------ relay */
+
+/* What every proxy must do at least: one more process on the way, one
+ * more copy into it and out of it.  Bytes go on as they come, with no
+ * parsing, no checking and no filter; a thread per direction, blocking. */
+typedef struct
+{
+  int from;
+  int to;
+} Pump;
+
+static gpointer
+pump (gpointer data)
+{
+  Pump *p = data;
+  gsize size = 1024 * 1024;
+  g_autofree char *buffer = g_malloc (size);
+  ssize_t n;
+
+  while ((n = recv (p->from, buffer, size, 0)) > 0)
+    for (ssize_t done = 0, w; done < n; done += w)
+      if ((w = send (p->to, buffer + done, n - done, MSG_NOSIGNAL)) <= 0)
+        goto out;
+out:
+  (void) shutdown (p->to, SHUT_WR);
+  (void) shutdown (p->from, SHUT_RD);
+  g_free (p);
+  return NULL;
+}
+
+static int
+unix_socket (const char *path,
+             struct sockaddr_un *addr)
+{
+  memset (addr, 0, sizeof *addr);
+  addr->sun_family = AF_UNIX;
+  if (strlen (path) >= sizeof addr->sun_path)
+    g_error ("socket path '%s' is too long", path);
+  strcpy (addr->sun_path, path);
+  return socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+}
+
+static int
+relay (const char *path,
+       const char *bus_path)
+{
+  struct sockaddr_un addr;
+  int listener = unix_socket (path, &addr);
+
+  if (listener < 0 || bind (listener, (struct sockaddr *) &addr, sizeof addr) != 0 ||
+      listen (listener, 16) != 0)
+    g_error ("cannot listen on '%s': %s", path, g_strerror (errno));
+  g_print ("ready\n");
+  for (;;)
+    {
+      int client = accept4 (listener, NULL, NULL, SOCK_CLOEXEC);
+      int bus;
+      Pump *up, *down;
+
+      if (client < 0)
+        continue;
+      bus = unix_socket (bus_path, &addr);
+      if (bus < 0 || connect (bus, (struct sockaddr *) &addr, sizeof addr) != 0)
+        g_error ("cannot connect to '%s': %s", bus_path, g_strerror (errno));
+      up = g_new (Pump, 1);
+      *up = (Pump) { client, bus };
+      down = g_new (Pump, 1);
+      *down = (Pump) { bus, client };
+      g_thread_unref (g_thread_new ("up", pump, up));
+      g_thread_unref (g_thread_new ("down", pump, down));
+    }
+  return EXIT_SUCCESS;
+}
+
 int
 main (int argc,
       char **argv)
@@ -301,7 +381,10 @@ main (int argc,
     return pipelined (argv[2], atoi (argv[3]), atoi (argv[4]), argv + 5, argc - 5);
   if (argc >= 6 && strcmp (argv[1], "throughput") == 0)
     return throughput (argv[2], atoi (argv[3]), atoi (argv[4]), argv + 5, argc - 5);
+  if (argc == 4 && strcmp (argv[1], "relay") == 0)
+    return relay (argv[2], argv[3]);
   g_printerr ("usage: bus-bench serve NAME | latency NAME N ADDRESS... | "
-              "pipelined NAME N DEPTH ADDRESS... | throughput NAME N SIZE ADDRESS...\n");
+              "pipelined NAME N DEPTH ADDRESS... | throughput NAME N SIZE ADDRESS... | "
+              "relay SOCKET BUS_SOCKET\n");
   return EXIT_FAILURE;
 }
