@@ -1,6 +1,6 @@
 /* broker/bus-proxy.h — XaBusProxy: carries every sandboxed connection to
  * the real bus, one upstream connection per client, and runs each
- * message past that client's XaBusFilter. */
+ * message past that client's XaBusFilter, in a thread of its own. */
 #pragma once
 
 #include <glib.h>
@@ -22,7 +22,9 @@ typedef struct
 } XaBusProxyLimits;
 
 /* Takes over @broker's accept hook: every connection to an instance's
- * socket becomes a proxied client. */
+ * socket becomes a proxied client, served by the thread this starts.
+ * Call both from the thread that runs @broker's main loop; freeing
+ * closes every client and joins the thread. */
 XaBusProxy *xa_bus_proxy_new        (XaBroker               *broker,
                                      const XaBusProxyLimits *limits);
 void        xa_bus_proxy_free       (XaBusProxy             *self);
