@@ -757,19 +757,33 @@ client_start (Client *client)
     update_conditions (client);
 }
 
+/* Closes the clients of @instance, or every client when it is NULL. */
+static void
+close_clients_of (XaBusProxy *self,
+                  XaInstance *instance,
+                  const char *why)
+{
+  g_autoptr(GPtrArray) doomed = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer key;
+
+  g_hash_table_iter_init (&iter, self->clients);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    if (instance == NULL || ((Client *) key)->instance == instance)
+      g_ptr_array_add (doomed, key);
+  for (guint i = 0; i < doomed->len; i++)
+    client_close (doomed->pdata[i], why);
+}
+
 static void
 run_commands (XaBusProxy *self)
 {
   guint64 count;
+  Command *command;
 
   (void) read (self->wake_fd, &count, sizeof count);
   for (;;)
     {
-      g_autoptr(GPtrArray) doomed = g_ptr_array_new ();
-      GHashTableIter iter;
-      gpointer key;
-      Command *command;
-
       g_mutex_lock (&self->lock);
       command = g_queue_pop_head (&self->commands);
       g_mutex_unlock (&self->lock);
@@ -780,19 +794,15 @@ run_commands (XaBusProxy *self)
         case COMMAND_ADD:
           client_start (command->client);
           g_free (command);
-          continue;
+          break;
         case COMMAND_STOP:
           self->stopping = TRUE;
-          G_GNUC_FALLTHROUGH;
+          close_clients_of (self, NULL, "the broker is stopping");
+          command_done (self, command);
+          break;
         case COMMAND_END:
         default:
-          g_hash_table_iter_init (&iter, self->clients);
-          while (g_hash_table_iter_next (&iter, &key, NULL))
-            if (command->kind == COMMAND_STOP || ((Client *) key)->instance == command->instance)
-              g_ptr_array_add (doomed, key);
-          for (guint i = 0; i < doomed->len; i++)
-            client_close (doomed->pdata[i],
-                          command->kind == COMMAND_STOP ? "the broker is stopping" : "the instance ended");
+          close_clients_of (self, command->instance, "the instance ended");
           command_done (self, command);
           break;
         }
