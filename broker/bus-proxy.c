@@ -5,37 +5,45 @@
  * from SO_PEERCRED must be ours), opens its own connection to the bus,
  * and passes on only whole messages that wire/message.c found valid and
  * the client's XaBusFilter let through.  An invalid message, an fd count
- * that does not add up, a serial in the filter's range or a queue left
- * full for too long drops that client only.  The client's unique name
- * goes into the broker's table (caller identity, broker/identity.c) as
- * soon as the bus answers its Hello, before anything else of the
- * client's is forwarded, and leaves it when the client is closed.
- * Memory is bounded: past the high mark of a queue the proxy stops
- * reading the side that fills it, so a flood waits in the kernel and in
- * the bus daemon, not here.
+ * that does not add up, a serial in the filter's range or a socket to
+ * the client left full for too long drops that client only.  The
+ * client's unique name goes into the broker's table (caller identity,
+ * broker/identity.c) as soon as the bus answers its Hello, before
+ * anything else of the client's is forwarded, and leaves it when the
+ * client is closed.  Memory is bounded: a thread reads at most one batch
+ * (or one whole message) and passes it on before it reads again, so a
+ * flood waits in the kernel and in the bus daemon, not here.
  *
- * Threads: the clients live in a thread of the proxy's own, which waits
- * on one epoll set for all their sockets and nothing else, so that a
- * message crosses the broker in three system calls (epoll_wait, recvmsg,
- * sendmsg) without the main loop's bookkeeping, and a slow call of the
- * broker's D-Bus service never holds up the traffic.  The main thread
- * hands new clients over (ADD) and has an instance's clients closed
- * before the instance is freed (END, which waits); of the rest of the
- * broker the proxy's thread touches only the connection table (locked,
- * broker/broker.c), the instances' client counts (atomic) and their
- * immutable ids and callers.
+ * Threads: every client has two threads of its own, one per direction,
+ * each blocking in recvmsg() on the socket it reads: a message crosses
+ * the broker in two system calls (recvmsg, sendmsg) and wakes one
+ * thread, with no event loop in between (an epoll loop cost 5-12 µs
+ * more per round trip on benchmarks/broker-bus), and one client's slow
+ * peer never holds up another client.  The two threads share the
+ * client's filter and output queues under the client's lock; a socket's
+ * queue goes out in the order it was filled, written by whichever thread
+ * holds that socket's write lock.  Closing a client shuts both sockets
+ * down, which ends both threads' blocking calls; the last thread out
+ * frees it.  Of the rest of the broker the threads touch only the
+ * connection table (locked, broker/broker.c) and the instance (its ids
+ * and client count), and those only under the client's lock while the
+ * client is open: an instance's end closes its clients under that same
+ * lock (END), so once it has returned no thread reaches the instance.
  *
  * Trusts: the bus daemon (framing of what it sends is still checked:
- * the client must never see a message we could not parse); the filter's
- * decisions. */
+ * the client must never see a message we could not parse; a bus that
+ * stops reading is waited for); the filter's decisions. */
 #include <errno.h>
+#include <malloc.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <string.h>
-#include <sys/epoll.h>
-#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include <gio/gio.h>
 #include <glib.h>
 #include <glib-unix.h>
 #include <glib/gi18n.h>
@@ -53,13 +61,13 @@
  * 16 and its maximum 253. */
 #define MAX_FDS_QUEUED 1024
 #define READ_CHUNK 65536
-#define READ_BUDGET (4 * 1024 * 1024)
 /* Messages per sendmsg(): a pipelining client's burst goes out in one
  * call instead of one per message. */
 #define MAX_BATCH 64
 #define SEND_BUFFER (1024 * 1024)
-/* Sockets reported ready per epoll_wait(). */
-#define MAX_EVENTS 64
+/* The threads' stacks: the deepest they go is the parser's nesting
+ * limit, a few KiB; the default would reserve 8 MiB each. */
+#define THREAD_STACK (512 * 1024)
 
 typedef struct _Client Client;
 
@@ -81,64 +89,48 @@ typedef struct
 {
   Client     *client;
   int         fd;
-  guint32     watching;       /* epoll events asked for; 0: not in the set */
+  /* The thread that reads this side only: */
   GByteArray *in;             /* bytes read, not yet a whole message */
   GArray     *in_fds;         /* int: fds received, not yet claimed */
+  /* Under the client's lock; only the write lock's holder takes from
+   * the front: */
   GQueue      out;            /* OutMessage */
-  gsize       out_bytes;
-  gboolean    reading;        /* not paused by the other side's queue */
-  gint64      full_since;     /* when out_bytes passed the high mark; 0 if not */
+  /* The write lock's holder only: */
+  GMutex      write_lock;
+  gint64      full_since;     /* the socket has been full since; 0 if not */
 } Side;
 
 struct _Client
 {
   XaBusProxy   *proxy;
-  XaInstance   *instance;     /* outlives the client: END waits for it */
+  XaInstance   *instance;     /* only under lock while !closing: END closes first */
   XaInstanceBus bus;
+  gint          ref_count;    /* atomic: one per thread, and END's while it works */
+  GMutex        lock;
+  GCond         released;     /* the filter let go of the client, or it closed */
+  /* Under lock: */
   XaBusFilter  *filter;
-  XaSaslServer *sasl_server;  /* the client's authentication, until BEGIN */
-  XaSaslClient *sasl_client;  /* ours to the bus, until it agreed */
-  gboolean      unix_fds;     /* both sides agreed to pass fds */
   gboolean      registered;   /* its unique name is in the broker's table */
-  gboolean      batching;     /* dispatching: writes wait for the end of it */
+  gboolean      closing;
+  gboolean      waiting;      /* the client's thread waits on released */
+  /* The client's thread, until both handshakes are done: */
+  XaSaslServer *sasl_server;  /* the client's authentication */
+  XaSaslClient *sasl_client;  /* ours to the bus */
+  gboolean      unix_fds;     /* the bus agreed to pass fds */
   Side          app;          /* the sandboxed client */
   Side          bus_side;     /* our connection to the real bus */
-  gboolean      closing;
 };
-
-typedef enum
-{
-  COMMAND_ADD,                /* start serving a client */
-  COMMAND_END,                /* close an instance's clients */
-  COMMAND_STOP,               /* close every client and leave */
-} CommandKind;
-
-typedef struct
-{
-  CommandKind kind;
-  Client     *client;         /* ADD: taken */
-  XaInstance *instance;       /* END */
-  gboolean    done;           /* END, STOP: under the lock */
-} Command;
 
 struct _XaBusProxy
 {
   XaBroker        *broker;
   XaBusProxyLimits limits;
-  int              epoll_fd;
-  int              wake_fd;     /* eventfd: commands are waiting */
-  GThread         *thread;
-  GMutex           lock;        /* commands and their done */
-  GCond            done_cond;
-  GQueue           commands;    /* Command */
-  /* The proxy's thread only: */
-  GHashTable      *clients;     /* Client *, a set */
-  GPtrArray       *closed;      /* Client *, freed after the events at hand */
-  gint64           next_stall_check;  /* 0: no client's queue is full */
-  gboolean         stopping;
+  GMutex           lock;
+  GCond            gone;      /* a client was freed */
+  GHashTable      *clients;   /* Client *, a set: every one not yet freed */
 };
 
-static void client_close (Client *client, const char *why);
+/* ---------------------------------------------------------- messages */
 
 static OutMessage *
 out_message_new_bytes (GBytes *bytes)
@@ -175,6 +167,8 @@ out_message_free (OutMessage *m)
   g_free (m);
 }
 
+/* ------------------------------------------------------------ clients */
+
 static void
 side_init (Side *side,
            Client *client,
@@ -185,24 +179,20 @@ side_init (Side *side,
   side->in = g_byte_array_new ();
   side->in_fds = g_array_new (FALSE, FALSE, sizeof (int));
   g_queue_init (&side->out);
-  side->reading = TRUE;
+  g_mutex_init (&side->write_lock);
 }
 
 static void
 side_clear (Side *side)
 {
-  if (side->watching != 0)
-    (void) epoll_ctl (side->client->proxy->epoll_fd, EPOLL_CTL_DEL, side->fd, NULL);
-  side->watching = 0;
-  for (guint i = 0; side->in_fds != NULL && i < side->in_fds->len; i++)
+  for (guint i = 0; i < side->in_fds->len; i++)
     (void) close (g_array_index (side->in_fds, int, i));
-  g_clear_pointer (&side->in_fds, g_array_unref);
-  g_clear_pointer (&side->in, g_byte_array_unref);
+  g_array_unref (side->in_fds);
+  g_byte_array_unref (side->in);
   while (!g_queue_is_empty (&side->out))
     out_message_free (g_queue_pop_head_link (&side->out)->data);
-  if (side->fd >= 0)
-    (void) close (side->fd);
-  side->fd = -1;
+  g_mutex_clear (&side->write_lock);
+  (void) close (side->fd);
 }
 
 static Side *
@@ -213,66 +203,90 @@ other_side (Side *side)
   return side == &client->app ? &client->bus_side : &client->app;
 }
 
+/* A reference for END, unless the client's last thread is already
+ * freeing it.  With the proxy's lock held. */
+static gboolean
+client_try_ref (Client *client)
+{
+  gint old;
+
+  do
+    {
+      old = g_atomic_int_get (&client->ref_count);
+      if (old == 0)
+        return FALSE;
+    }
+  while (!g_atomic_int_compare_and_exchange (&client->ref_count, old, old + 1));
+  return TRUE;
+}
+
+static void
+client_unref (Client *client)
+{
+  XaBusProxy *self = client->proxy;
+
+  if (!g_atomic_int_dec_and_test (&client->ref_count))
+    return;
+  side_clear (&client->app);
+  side_clear (&client->bus_side);
+  g_clear_pointer (&client->filter, xa_bus_filter_free);
+  g_clear_pointer (&client->sasl_server, xa_sasl_server_free);
+  g_clear_pointer (&client->sasl_client, xa_sasl_client_free);
+  g_cond_clear (&client->released);
+  g_mutex_clear (&client->lock);
+  /* Last: once the set is empty the proxy may go. */
+  g_mutex_lock (&self->lock);
+  g_hash_table_remove (self->clients, client);
+  g_cond_broadcast (&self->gone);
+  g_mutex_unlock (&self->lock);
+  g_free (client);
+  /* A flood's buffers went to this thread's malloc arena, which keeps
+   * them unless asked: a client that has gone leaves nothing behind. */
+  malloc_trim (0);
+}
+
+/* Ends @client for everybody else: out of the connection table and the
+ * instance's count, both sockets shut down so that its threads'
+ * blocking calls return.  With the client's lock held. */
+static void
+client_close_locked (Client *client,
+                     const char *why)
+{
+  if (client->closing)
+    return;
+  client->closing = TRUE;
+  g_debug ("instance %s: client closed: %s", xa_instance_get_id (client->instance), why);
+  if (client->registered)
+    xa_broker_remove_connection (client->proxy->broker, client->bus,
+                                 xa_bus_filter_get_unique_name (client->filter));
+  xa_instance_remove_client (client->instance);
+  (void) shutdown (client->app.fd, SHUT_RDWR);
+  (void) shutdown (client->bus_side.fd, SHUT_RDWR);
+  if (client->waiting)
+    g_cond_broadcast (&client->released);
+}
+
+static void
+client_close (Client *client,
+              const char *why)
+{
+  g_mutex_lock (&client->lock);
+  client_close_locked (client, why);
+  g_mutex_unlock (&client->lock);
+}
+
 /* ------------------------------------------------------------ output */
 
-/* Asks epoll for what each side waits for now.  A side that waits for
- * nothing leaves the set: epoll reports a hang-up even unasked, and a
- * paused side must not spin the loop. */
+/* Queues @m (taken) for @side.  With the client's lock held. */
 static void
-update_conditions (Client *client)
+enqueue (Side *side,
+         OutMessage *m)
 {
-  Side *sides[] = { &client->app, &client->bus_side };
-
-  for (gsize i = 0; i < G_N_ELEMENTS (sides); i++)
-    {
-      Side *side = sides[i];
-      struct epoll_event event = { .data.ptr = side };
-      int op;
-
-      if (side->reading)
-        event.events |= EPOLLIN;
-      if (!g_queue_is_empty (&side->out))
-        event.events |= EPOLLOUT;
-      if (event.events == side->watching)
-        continue;
-      if (event.events == 0)
-        op = EPOLL_CTL_DEL;
-      else
-        op = side->watching == 0 ? EPOLL_CTL_ADD : EPOLL_CTL_MOD;
-      if (epoll_ctl (client->proxy->epoll_fd, op, side->fd, &event) != 0)
-        {
-          client_close (client, g_strerror (errno));
-          return;
-        }
-      side->watching = event.events;
-    }
+  g_queue_push_tail_link (&side->out, &m->link);
 }
 
-/* Pauses or resumes reading the side that fills @side's queue. */
-static void
-apply_backpressure (Side *side)
-{
-  const XaBusProxyLimits *limits = &side->client->proxy->limits;
-  Side *source = other_side (side);
-
-  if (side->out_bytes > limits->queue_high_bytes)
-    {
-      source->reading = FALSE;
-      if (side->full_since == 0)
-        side->full_since = g_get_monotonic_time ();
-      /* A client that stops reading is checked on after the stall time. */
-      if (side == &side->client->app && side->client->proxy->next_stall_check == 0)
-        side->client->proxy->next_stall_check =
-          side->full_since + (gint64) limits->stall_seconds * G_USEC_PER_SEC;
-    }
-  else if (side->out_bytes <= limits->queue_low_bytes)
-    {
-      source->reading = TRUE;
-      side->full_since = 0;
-    }
-}
-
-/* Drops @n bytes that went out from the front of @side's queue. */
+/* Drops @n bytes that went out from the front of @side's queue.  With
+ * the client's lock and @side's write lock held. */
 static void
 consume (Side *side,
          gsize n)
@@ -284,27 +298,82 @@ consume (Side *side,
       gsize used = MIN (n, left);
 
       m->offset += used;
-      side->out_bytes -= used;
       n -= used;
       if (used == left)
         out_message_free (g_queue_pop_head_link (&side->out)->data);
     }
 }
 
-/* Writes what it can of @side's queue, several messages per sendmsg();
- * FALSE when the socket failed. */
+/* Waits until @side's socket takes more.  The client's socket may stay
+ * full for the stall time, counted from when it filled; the bus's as
+ * long as it takes.  With @side's write lock held. */
 static gboolean
-flush (Side *side)
+wait_writable (Side *side,
+               GError **error)
 {
-  while (!g_queue_is_empty (&side->out))
+  Client *client = side->client;
+  struct pollfd pfd = { .fd = side->fd, .events = POLLOUT };
+  int timeout = -1;
+  int n;
+
+  if (side == &client->app)
     {
-      OutMessage *first = g_queue_peek_head (&side->out);
+      gint64 now = g_get_monotonic_time ();
+      gint64 due;
+
+      if (side->full_since == 0)
+        side->full_since = now;
+      due = side->full_since + (gint64) client->proxy->limits.stall_seconds * G_USEC_PER_SEC;
+      if (now >= due)
+        goto stalled;
+      timeout = (int) MIN ((due - now + 999) / 1000, G_MAXINT);
+    }
+  n = poll (&pfd, 1, timeout);
+  if (n == 0)
+    goto stalled;
+  if (n < 0 && errno != EINTR)
+    {
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errno), "poll: %s", g_strerror (errno));
+      return FALSE;
+    }
+  if ((pfd.revents & (POLLERR | POLLHUP | POLLNVAL)) != 0)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_BROKEN_PIPE, "write failed");
+      return FALSE;
+    }
+  return TRUE;
+
+stalled:
+  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT, "stopped reading with a full socket");
+  return FALSE;
+}
+
+/* Writes @side's queue, in order, several messages per sendmsg(), until
+ * it is empty; other threads may add to it meanwhile. */
+static gboolean
+flush (Side *side,
+       GError **error)
+{
+  Client *client = side->client;
+  gboolean ok = TRUE;
+
+  g_mutex_lock (&side->write_lock);
+  while (ok)
+    {
       struct iovec iov[MAX_BATCH];
       union { struct cmsghdr align; char buf[CMSG_SPACE (sizeof (int) * 253)]; } control;
       struct msghdr msg = { .msg_iov = iov };
-      gsize total = 0;
+      OutMessage *first;
       ssize_t n;
 
+      g_mutex_lock (&client->lock);
+      first = g_queue_peek_head (&side->out);
+      if (first == NULL)
+        {
+          g_mutex_unlock (&client->lock);
+          side->full_since = 0;
+          break;
+        }
       for (GList *l = side->out.head; l != NULL && msg.msg_iovlen < MAX_BATCH; l = l->next)
         {
           OutMessage *m = l->data;
@@ -315,9 +384,11 @@ flush (Side *side)
             break;
           iov[msg.msg_iovlen].iov_base = (void *) (m->data + m->offset);
           iov[msg.msg_iovlen].iov_len = m->len - m->offset;
-          total += m->len - m->offset;
           msg.msg_iovlen++;
         }
+      g_mutex_unlock (&client->lock);
+      /* The messages in iov[] stay: only this thread takes from the
+       * front of the queue. */
       if (first->n_fds > 0 && first->offset == 0)
         {
           struct cmsghdr *cmsg;
@@ -332,7 +403,17 @@ flush (Side *side)
         }
       n = sendmsg (side->fd, &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
       if (n < 0)
-        return errno == EAGAIN || errno == EINTR;
+        {
+          if (errno == EAGAIN)
+            ok = wait_writable (side, error);
+          else if (errno != EINTR)
+            {
+              g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_BROKEN_PIPE, "write failed");
+              ok = FALSE;
+            }
+          continue;
+        }
+      g_mutex_lock (&client->lock);
       if (msg.msg_control != NULL)
         {
           for (guint i = 0; i < first->n_fds; i++)
@@ -340,35 +421,23 @@ flush (Side *side)
           first->n_fds = 0;
         }
       consume (side, n);
-      /* The socket is full: the rest waits for G_IO_OUT. */
-      if ((gsize) n < total)
-        break;
+      g_mutex_unlock (&client->lock);
     }
-  return TRUE;
+  g_mutex_unlock (&side->write_lock);
+  return ok;
 }
 
-/* Queues @m (taken) for @side and writes at once when it can and is
- * not collecting a batch: most messages never wait in a queue. */
-static void
-send_message (Side *side,
-              OutMessage *m)
-{
-  g_queue_push_tail_link (&side->out, &m->link);
-  side->out_bytes += m->len;
-  if (!side->client->batching && g_queue_get_length (&side->out) == 1 && !flush (side))
-    {
-      client_close (side->client, "write failed");
-      return;
-    }
-  apply_backpressure (side);
-}
-
-static void
+/* Queues a copy of @data for @side and writes it out. */
+static gboolean
 send_bytes (Side *side,
             const guint8 *data,
-            gsize len)
+            gsize len,
+            GError **error)
 {
-  send_message (side, out_message_new_copy (data, len));
+  g_mutex_lock (&side->client->lock);
+  enqueue (side, out_message_new_copy (data, len));
+  g_mutex_unlock (&side->client->lock);
+  return flush (side, error);
 }
 
 /* ------------------------------------------------------------- input */
@@ -378,9 +447,10 @@ send_bytes (Side *side,
 static gsize
 wanted (Side *side)
 {
+  Client *client = side->client;
   gsize total = 0;
 
-  if (side->client->sasl_server == NULL && side->client->sasl_client == NULL &&
+  if (client->sasl_server == NULL && client->sasl_client == NULL &&
       side->in->len >= XA_WIRE_FIXED_HEADER_SIZE &&
       xa_wire_peek_length (side->in->data, side->in->len, MAX_MESSAGE, &total, NULL) &&
       total > side->in->len + READ_CHUNK)
@@ -388,12 +458,15 @@ wanted (Side *side)
   return READ_CHUNK;
 }
 
-/* Reads what the socket has, up to a few MiB so that one busy client
- * cannot starve the others; FALSE at end of file or on error. */
+/* Waits for bytes on @side and reads what there is, up to a batch
+ * unless one message is longer; FALSE at end of file or on error. */
 static gboolean
-read_some (Side *side)
+read_some (Side *side,
+           GError **error)
 {
-  gsize budget = READ_BUDGET;
+  Client *client = side->client;
+  gsize budget = MAX (client->proxy->limits.batch_bytes, 1);
+  int flags = MSG_CMSG_CLOEXEC;
 
   while (budget > 0)
     {
@@ -408,12 +481,19 @@ read_some (Side *side)
       g_byte_array_set_size (side->in, old_len + want);
       iov.iov_base = side->in->data + old_len;
       iov.iov_len = want;
-      n = recvmsg (side->fd, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+      n = recvmsg (side->fd, &msg, flags);
       g_byte_array_set_size (side->in, old_len + MAX (n, 0));
-      if (n < 0)
-        return errno == EAGAIN || errno == EINTR;
-      if (n == 0)
-        return FALSE;
+      if (n < 0 && errno == EINTR)
+        continue;
+      /* After the first read, only what is there already. */
+      if (n < 0 && errno == EAGAIN && (flags & MSG_DONTWAIT) != 0)
+        break;
+      if (n <= 0)
+        {
+          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED,
+                               side == &client->app ? "the client left" : "the bus left");
+          return FALSE;
+        }
       for (struct cmsghdr *cmsg = CMSG_FIRSTHDR (&msg); cmsg != NULL; cmsg = CMSG_NXTHDR (&msg, cmsg))
         if (cmsg->cmsg_level == SOL_SOCKET && cmsg->cmsg_type == SCM_RIGHTS)
           {
@@ -422,12 +502,16 @@ read_some (Side *side)
             g_array_append_vals (side->in_fds, CMSG_DATA (cmsg), count);
           }
       if (side->in_fds->len > MAX_FDS_QUEUED || (msg.msg_flags & MSG_CTRUNC) != 0)
-        return FALSE;
+        {
+          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "too many fds");
+          return FALSE;
+        }
       /* Fds arrive with the first byte of their message: stop there, so
        * that they are matched with the right one. */
       if ((gsize) n < want || side->in_fds->len > 0)
         break;
       budget -= n;
+      flags |= MSG_DONTWAIT;
     }
   return TRUE;
 }
@@ -447,8 +531,9 @@ take_fds (Side *side,
   return fds;
 }
 
-/* Runs one message past the filter and on; TRUE when @from's buffer
- * itself went out with it (and @from has a fresh one). */
+/* Runs one message past the filter and queues what comes of it; TRUE
+ * when @from's buffer itself went with it (and @from has a fresh one).
+ * With the client's lock held. */
 static gboolean
 handle_message (Side *from,
                 const guint8 *data,
@@ -496,16 +581,16 @@ handle_message (Side *from,
         out = out_message_new_copy (data, len);
       out->fds = g_steal_pointer (&fds);
       out->n_fds = header->n_unix_fds;
-      send_message (to, out);
+      enqueue (to, out);
       break;
     case XA_BUS_FILTER_REPLACE:
-      send_message (to, out_message_new_bytes (g_steal_pointer (&replacement)));
+      enqueue (to, out_message_new_bytes (g_steal_pointer (&replacement)));
       break;
     case XA_BUS_FILTER_ANSWER:
-      send_message (from, out_message_new_bytes (g_steal_pointer (&replacement)));
+      enqueue (from, out_message_new_bytes (g_steal_pointer (&replacement)));
       break;
     case XA_BUS_FILTER_DISCONNECT:
-      client_close (client, error != NULL ? error->message : "refused");
+      client_close_locked (client, error != NULL ? error->message : "refused");
       break;
     case XA_BUS_FILTER_DROP:
     default:
@@ -517,244 +602,205 @@ handle_message (Side *from,
         (void) close (fds[i]);
       g_free (fds);
     }
-  while (!client->closing && (own = xa_bus_filter_pop_outgoing (client->filter)) != NULL)
-    send_message (&client->bus_side, out_message_new_bytes (own));
+  while ((own = xa_bus_filter_pop_outgoing (client->filter)) != NULL)
+    enqueue (&client->bus_side, out_message_new_bytes (own));
   return took_buffer;
 }
 
-/* Every whole message in @side's buffer, while the side may be read. */
+/* Writes out what the messages of a batch queued, on both sides. */
 static gboolean
-dispatch (Side *side)
+flush_both (Client *client,
+            GError **error)
+{
+  return flush (&client->bus_side, error) && flush (&client->app, error);
+}
+
+/* Passes on every whole message in @side's buffer.  The client's
+ * messages wait while the filter waits for the bus's answers to
+ * questions of its own, which go out first. */
+static gboolean
+dispatch (Side *side,
+          GError **error)
 {
   Client *client = side->client;
   gsize start = 0;
+  gboolean ok = TRUE;
 
-  client->batching = TRUE;
-  while (!client->closing)
+  g_mutex_lock (&client->lock);
+  while (ok && !client->closing)
     {
-      g_autoptr(GError) error = NULL;
       const guint8 *data = side->in->data + start;
       gsize avail = side->in->len - start;
       XaWireHeader header;
       gsize total = 0;
 
       if (side == &client->app && xa_bus_filter_is_holding_client (client->filter))
-        break;
+        {
+          g_mutex_unlock (&client->lock);
+          ok = flush_both (client, error);
+          g_mutex_lock (&client->lock);
+          client->waiting = TRUE;
+          while (ok && !client->closing && xa_bus_filter_is_holding_client (client->filter))
+            g_cond_wait (&client->released, &client->lock);
+          client->waiting = FALSE;
+          continue;
+        }
       if (avail < XA_WIRE_FIXED_HEADER_SIZE)
         break;
-      if (!xa_wire_peek_length (data, avail, MAX_MESSAGE, &total, &error))
-        {
-          client_close (client, error->message);
-          return FALSE;
-        }
-      if (avail < total)
+      if (!xa_wire_peek_length (data, avail, MAX_MESSAGE, &total, error))
+        ok = FALSE;
+      else if (avail < total)
         break;
-      if (!xa_wire_parse (data, total, side->in_fds->len, &header, &error))
-        {
-          client_close (client, error->message);
-          return FALSE;
-        }
+      else if (!xa_wire_parse (data, total, side->in_fds->len, &header, error))
+        ok = FALSE;
       /* When the buffer itself went out with the message, the side
        * reads on into a fresh one. */
-      start = handle_message (side, data, total, &header) ? 0 : start + total;
+      else
+        start = handle_message (side, data, total, &header) ? 0 : start + total;
     }
-  if (start > 0 && side->in != NULL)
+  /* The client's thread may be waiting for what the bus just said. */
+  if (side == &client->bus_side && client->waiting)
+    g_cond_broadcast (&client->released);
+  if (client->closing && ok)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CLOSED, "closed");
+      ok = FALSE;
+    }
+  g_mutex_unlock (&client->lock);
+  if (start > 0)
     g_byte_array_remove_range (side->in, 0, start);
-  /* What the messages of this read produced goes out together. */
-  client->batching = FALSE;
-  if (!client->closing && (!flush (&client->app) || !flush (&client->bus_side)))
-    client_close (client, "write failed");
-  return !client->closing;
+  return ok && flush_both (client, error);
 }
 
-/* --------------------------------------------------- authentication */
+/* ---------------------------------------------------------- threads */
 
-/* Our side of the handshake with the bus; once it agreed, the client's
- * own handshake may go on. */
+/* Both handshakes, in the client's thread: ours with the bus first; the
+ * client's waits for it, so that it is not told yes before the bus
+ * said so. */
 static gboolean
-authenticate_upstream (Client *client)
+authenticate (Client *client,
+              GError **error)
 {
-  g_autoptr(GByteArray) reply = g_byte_array_new ();
-  g_autoptr(GError) error = NULL;
+  g_autoptr(GByteArray) out = g_byte_array_new ();
   gsize consumed = 0;
   XaSaslStatus status;
 
-  status = xa_sasl_client_feed (client->sasl_client, client->bus_side.in->data,
-                                client->bus_side.in->len, &consumed, reply, &error);
-  g_byte_array_remove_range (client->bus_side.in, 0, consumed);
-  if (reply->len > 0)
-    send_bytes (&client->bus_side, reply->data, reply->len);
+  xa_sasl_client_start (client->sasl_client, out);
+  if (!send_bytes (&client->bus_side, out->data, out->len, error))
+    return FALSE;
+  do
+    {
+      if (!read_some (&client->bus_side, error))
+        return FALSE;
+      g_byte_array_set_size (out, 0);
+      status = xa_sasl_client_feed (client->sasl_client, client->bus_side.in->data,
+                                    client->bus_side.in->len, &consumed, out, error);
+      g_byte_array_remove_range (client->bus_side.in, 0, consumed);
+      if (out->len > 0 && !send_bytes (&client->bus_side, out->data, out->len, error))
+        return FALSE;
+    }
+  while (status == XA_SASL_CONTINUE);
   if (status == XA_SASL_FAILED)
-    {
-      client_close (client, error->message);
-      return FALSE;
-    }
-  if (status == XA_SASL_DONE)
-    {
-      client->unix_fds = xa_sasl_client_get_unix_fds (client->sasl_client);
-      g_clear_pointer (&client->sasl_client, xa_sasl_client_free);
-      client->app.reading = TRUE;
-    }
-  return TRUE;
-}
-
-static gboolean
-authenticate_client (Client *client)
-{
-  g_autoptr(GByteArray) reply = g_byte_array_new ();
-  g_autoptr(GError) error = NULL;
-  gsize consumed = 0;
-  XaSaslStatus status;
-
-  status = xa_sasl_server_feed (client->sasl_server, client->app.in->data,
-                                client->app.in->len, &consumed, reply, &error);
-  g_byte_array_remove_range (client->app.in, 0, consumed);
-  if (reply->len > 0)
-    send_bytes (&client->app, reply->data, reply->len);
-  if (status == XA_SASL_FAILED)
-    {
-      client_close (client, error->message);
-      return FALSE;
-    }
-  if (status == XA_SASL_DONE)
-    g_clear_pointer (&client->sasl_server, xa_sasl_server_free);
-  return TRUE;
-}
-
-/* --------------------------------------------------------- events */
-
-/* What epoll reported for one side of a client. */
-static void
-client_ready (Client *client,
-              Side *side,
-              guint32 events)
-{
-  if ((events & (EPOLLOUT | EPOLLHUP | EPOLLERR)) != 0 && !flush (side))
-    {
-      client_close (client, "write failed");
-      return;
-    }
-  if ((events & (EPOLLIN | EPOLLHUP | EPOLLERR)) != 0 && side->reading)
-    {
-      if (!read_some (side))
-        {
-          client_close (client, side == &client->app ? "the client left" : "the bus left");
-          return;
-        }
-      if (side == &client->bus_side && client->sasl_client != NULL)
-        {
-          if (!authenticate_upstream (client))
-            return;
-          if (client->sasl_client == NULL && client->sasl_server != NULL &&
-              !authenticate_client (client))
-            return;
-        }
-      else if (side == &client->app && client->sasl_server != NULL)
-        {
-          /* The client's handshake waits for ours with the bus. */
-          if (client->sasl_client == NULL && !authenticate_client (client))
-            return;
-        }
-      else if (!dispatch (side))
-        return;
-    }
-  /* Messages held while the filter learned about names, now free. */
-  if (client->sasl_server == NULL && client->app.in->len > 0 &&
-      !xa_bus_filter_is_holding_client (client->filter) && !dispatch (&client->app))
-    return;
-  update_conditions (client);
-}
-
-static void
-client_free (Client *client)
-{
-  side_clear (&client->app);
-  side_clear (&client->bus_side);
-  g_clear_pointer (&client->filter, xa_bus_filter_free);
-  g_clear_pointer (&client->sasl_server, xa_sasl_server_free);
+    return FALSE;
+  client->unix_fds = xa_sasl_client_get_unix_fds (client->sasl_client);
   g_clear_pointer (&client->sasl_client, xa_sasl_client_free);
-  g_free (client);
-}
 
-/* Ends @client at once for everybody else; its memory goes after the
- * events at hand, some of which may still name it. */
-static void
-client_close (Client *client,
-              const char *why)
-{
-  XaBusProxy *self = client->proxy;
-
-  if (client->closing)
-    return;
-  client->closing = TRUE;
-  g_debug ("instance %s: client closed: %s", xa_instance_get_id (client->instance), why);
-  if (client->registered)
-    xa_broker_remove_connection (self->broker, client->bus,
-                                 xa_bus_filter_get_unique_name (client->filter));
-  xa_instance_remove_client (client->instance);
-  g_hash_table_remove (self->clients, client);
-  g_ptr_array_add (self->closed, client);
-}
-
-/* Drops clients whose queue has been full for longer than the stall
- * time, and says when to look again. */
-static void
-check_stalls (XaBusProxy *self)
-{
-  gint64 stall = (gint64) self->limits.stall_seconds * G_USEC_PER_SEC;
-  g_autoptr(GPtrArray) stalled = NULL;
-  GHashTableIter iter;
-  gpointer key;
-  gint64 now;
-
-  if (self->next_stall_check == 0)
-    return;
-  now = g_get_monotonic_time ();
-  if (now < self->next_stall_check)
-    return;
-  self->next_stall_check = 0;
-  stalled = g_ptr_array_new ();
-  g_hash_table_iter_init (&iter, self->clients);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
+  do
     {
-      Client *client = key;
-      gint64 due = client->app.full_since + stall;
-
-      if (client->app.full_since == 0)
-        continue;
-      if (due <= now)
-        g_ptr_array_add (stalled, client);
-      else if (self->next_stall_check == 0 || due < self->next_stall_check)
-        self->next_stall_check = due;
+      if (!read_some (&client->app, error))
+        return FALSE;
+      g_byte_array_set_size (out, 0);
+      status = xa_sasl_server_feed (client->sasl_server, client->app.in->data,
+                                    client->app.in->len, &consumed, out, error);
+      g_byte_array_remove_range (client->app.in, 0, consumed);
+      if (out->len > 0 && !send_bytes (&client->app, out->data, out->len, error))
+        return FALSE;
     }
-  for (guint i = 0; i < stalled->len; i++)
-    client_close (stalled->pdata[i], "stopped reading with a full queue");
+  while (status == XA_SASL_CONTINUE);
+  if (status == XA_SASL_FAILED)
+    return FALSE;
+  g_clear_pointer (&client->sasl_server, xa_sasl_server_free);
+  return TRUE;
 }
 
-/* -------------------------------------------------------- commands */
-
+/* Reads @side and passes its messages on until the client goes. */
 static void
-command_done (XaBusProxy *self,
-              Command *command)
+pass_on (Side *side,
+         GError **error)
 {
-  g_mutex_lock (&self->lock);
-  command->done = TRUE;
-  g_cond_broadcast (&self->done_cond);
-  g_mutex_unlock (&self->lock);
+  /* Bytes that came with the end of a handshake go first. */
+  while (dispatch (side, error) && read_some (side, error))
+    ;
 }
 
-static void
-client_start (Client *client)
-{
-  XaBusProxy *self = client->proxy;
-  g_autoptr(GByteArray) hello = g_byte_array_new ();
+static gboolean start_thread (Client *client, void *(*func) (void *));
 
-  g_hash_table_add (self->clients, client);
-  /* Our handshake with the bus starts now; the client's waits for it. */
-  xa_sasl_client_start (client->sasl_client, hello);
-  send_bytes (&client->bus_side, hello->data, hello->len);
-  if (!client->closing)
-    update_conditions (client);
+/* Ends the thread's part in @client, saying why it went. */
+static void *
+thread_done (Client *client,
+             const GError *error)
+{
+  client_close (client, error != NULL ? error->message : "refused");
+  client_unref (client);
+  return NULL;
+}
+
+/* The bus's messages to the client. */
+static void *
+bus_thread (void *data)
+{
+  Client *client = data;
+  g_autoptr(GError) error = NULL;
+
+  (void) pthread_setname_np (pthread_self (), "xdg-app-bus");
+  pass_on (&client->bus_side, &error);
+  return thread_done (client, error);
+}
+
+/* The client's handshakes, then its messages to the bus. */
+static void *
+client_thread (void *data)
+{
+  Client *client = data;
+  g_autoptr(GError) error = NULL;
+
+  (void) pthread_setname_np (pthread_self (), "xdg-app-bus");
+  if (!authenticate (client, &error))
+    ;
+  else if (!start_thread (client, bus_thread))
+    g_set_error_literal (&error, G_IO_ERROR, G_IO_ERROR_FAILED, "cannot start a thread");
+  else
+    pass_on (&client->app, &error);
+  return thread_done (client, error);
+}
+
+/* Starts @func on @client in a thread that holds a reference of its
+ * own and takes no signals: they are the main loop's. */
+static gboolean
+start_thread (Client *client,
+              void *(*func) (void *))
+{
+  pthread_attr_t attr;
+  pthread_t thread;
+  sigset_t all, old;
+  int r;
+
+  g_atomic_int_inc (&client->ref_count);
+  sigfillset (&all);
+  pthread_attr_init (&attr);
+  pthread_attr_setstacksize (&attr, THREAD_STACK);
+  pthread_attr_setdetachstate (&attr, PTHREAD_CREATE_DETACHED);
+  pthread_sigmask (SIG_BLOCK, &all, &old);
+  r = pthread_create (&thread, &attr, func, client);
+  pthread_sigmask (SIG_SETMASK, &old, NULL);
+  pthread_attr_destroy (&attr);
+  if (r != 0)
+    {
+      g_warning ("cannot start a thread: %s", g_strerror (r));
+      client_unref (client);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /* Closes the clients of @instance, or every client when it is NULL. */
@@ -767,104 +813,17 @@ close_clients_of (XaBusProxy *self,
   GHashTableIter iter;
   gpointer key;
 
+  g_mutex_lock (&self->lock);
   g_hash_table_iter_init (&iter, self->clients);
   while (g_hash_table_iter_next (&iter, &key, NULL))
-    if (instance == NULL || ((Client *) key)->instance == instance)
+    if ((instance == NULL || ((Client *) key)->instance == instance) && client_try_ref (key))
       g_ptr_array_add (doomed, key);
+  g_mutex_unlock (&self->lock);
   for (guint i = 0; i < doomed->len; i++)
-    client_close (doomed->pdata[i], why);
-}
-
-static void
-run_commands (XaBusProxy *self)
-{
-  guint64 count;
-  Command *command;
-
-  (void) read (self->wake_fd, &count, sizeof count);
-  for (;;)
     {
-      g_mutex_lock (&self->lock);
-      command = g_queue_pop_head (&self->commands);
-      g_mutex_unlock (&self->lock);
-      if (command == NULL)
-        return;
-      switch (command->kind)
-        {
-        case COMMAND_ADD:
-          client_start (command->client);
-          g_free (command);
-          break;
-        case COMMAND_STOP:
-          self->stopping = TRUE;
-          close_clients_of (self, NULL, "the broker is stopping");
-          command_done (self, command);
-          break;
-        case COMMAND_END:
-        default:
-          close_clients_of (self, command->instance, "the instance ended");
-          command_done (self, command);
-          break;
-        }
+      client_close (doomed->pdata[i], why);
+      client_unref (doomed->pdata[i]);
     }
-}
-
-/* Queues @command for the proxy's thread; for END and STOP, returns
- * when it has been carried out. */
-static void
-post_command (XaBusProxy *self,
-              Command *command)
-{
-  const guint64 one = 1;
-  /* An ADD is the thread's as soon as it is queued. */
-  gboolean wait = command->kind != COMMAND_ADD;
-
-  g_mutex_lock (&self->lock);
-  g_queue_push_tail (&self->commands, command);
-  g_mutex_unlock (&self->lock);
-  (void) write (self->wake_fd, &one, sizeof one);
-  if (!wait)
-    return;
-  g_mutex_lock (&self->lock);
-  while (!command->done)
-    g_cond_wait (&self->done_cond, &self->lock);
-  g_mutex_unlock (&self->lock);
-}
-
-/* ----------------------------------------------------------- thread */
-
-static gpointer
-proxy_thread (gpointer user_data)
-{
-  XaBusProxy *self = user_data;
-
-  while (!self->stopping)
-    {
-      struct epoll_event events[MAX_EVENTS];
-      int timeout = -1;
-      int n;
-
-      if (self->next_stall_check != 0)
-        timeout = (int) CLAMP ((self->next_stall_check - g_get_monotonic_time () + 999) / 1000,
-                               0, G_MAXINT);
-      n = epoll_wait (self->epoll_fd, events, G_N_ELEMENTS (events), timeout);
-      if (n < 0 && errno != EINTR)
-        g_error ("epoll_wait: %s", g_strerror (errno));
-      for (int i = 0; i < n; i++)
-        {
-          Side *side = events[i].data.ptr;
-
-          if (side == NULL)
-            run_commands (self);
-          else if (!side->client->closing)
-            client_ready (side->client, side, events[i].events);
-        }
-      check_stalls (self);
-      for (guint i = 0; i < self->closed->len; i++)
-        client_free (self->closed->pdata[i]);
-      g_ptr_array_set_size (self->closed, 0);
-    }
-  return NULL;
 }
 
 /* ---------------------------------------------------------- accepting */
@@ -879,8 +838,8 @@ bus_address (XaBusProxy *self,
 }
 
 /* A unix socket's sender holds the bytes in flight: with a larger send
- * buffer a large message crosses the broker in fewer turns of the loop.
- * The kernel caps it at net.core.wmem_max; failing is harmless. */
+ * buffer a large message crosses the broker in fewer turns.  The kernel
+ * caps it at net.core.wmem_max; failing is harmless. */
 static void
 grow_send_buffer (int fd)
 {
@@ -907,7 +866,6 @@ on_accept (XaInstance *instance,
   XaBusProxy *self = user_data;
   g_autoptr(XaBusRules) rules = NULL;
   g_autoptr(GError) error = NULL;
-  Command *command;
   Client *client;
   int upstream;
 
@@ -928,7 +886,9 @@ on_accept (XaInstance *instance,
       (void) close (fd);
       return;
     }
-  g_unix_set_fd_nonblocking (upstream, TRUE, NULL);
+  /* The threads block in recvmsg(); their writes ask not to. */
+  g_unix_set_fd_nonblocking (fd, FALSE, NULL);
+  g_unix_set_fd_nonblocking (upstream, FALSE, NULL);
   grow_send_buffer (fd);
   grow_send_buffer (upstream);
 
@@ -936,17 +896,23 @@ on_accept (XaInstance *instance,
   client->proxy = self;
   client->instance = instance;
   client->bus = bus;
+  /* on_accept's own, until the thread holds one. */
+  client->ref_count = 1;
+  g_mutex_init (&client->lock);
+  g_cond_init (&client->released);
   client->filter = xa_bus_filter_new (rules);
   client->sasl_server = xa_sasl_server_new (getuid (), TRUE);
   client->sasl_client = xa_sasl_client_new (getuid (), TRUE);
   side_init (&client->app, client, fd);
   side_init (&client->bus_side, client, upstream);
   xa_instance_add_client (instance);
-
-  command = g_new0 (Command, 1);
-  command->kind = COMMAND_ADD;
-  command->client = client;
-  post_command (self, command);
+  /* In the set before its thread runs, so that END finds it. */
+  g_mutex_lock (&self->lock);
+  g_hash_table_add (self->clients, client);
+  g_mutex_unlock (&self->lock);
+  if (!start_thread (client, client_thread))
+    client_close (client, "no thread");
+  client_unref (client);
 }
 
 static void
@@ -954,10 +920,7 @@ on_instance_ended (XaBroker *broker,
                    XaInstance *instance,
                    gpointer user_data)
 {
-  XaBusProxy *self = user_data;
-  Command command = { .kind = COMMAND_END, .instance = instance };
-
-  post_command (self, &command);
+  close_clients_of (user_data, instance, "the instance ended");
 }
 
 XaBusProxy *
@@ -965,21 +928,12 @@ xa_bus_proxy_new (XaBroker *broker,
                   const XaBusProxyLimits *limits)
 {
   XaBusProxy *self = g_new0 (XaBusProxy, 1);
-  struct epoll_event wake = { .events = EPOLLIN, .data.ptr = NULL };
 
   self->broker = broker;
   self->limits = *limits;
   self->clients = g_hash_table_new (NULL, NULL);
-  self->closed = g_ptr_array_new ();
   g_mutex_init (&self->lock);
-  g_cond_init (&self->done_cond);
-  g_queue_init (&self->commands);
-  self->epoll_fd = epoll_create1 (EPOLL_CLOEXEC);
-  self->wake_fd = eventfd (0, EFD_CLOEXEC | EFD_NONBLOCK);
-  if (self->epoll_fd < 0 || self->wake_fd < 0 ||
-      epoll_ctl (self->epoll_fd, EPOLL_CTL_ADD, self->wake_fd, &wake) != 0)
-    g_error ("cannot make the proxy's epoll set: %s", g_strerror (errno));
-  self->thread = g_thread_new ("xdg-app-bus", proxy_thread, self);
+  g_cond_init (&self->gone);
   xa_broker_set_accept_func (broker, on_accept, self);
   xa_broker_add_ended_func (broker, on_instance_ended, self);
   return self;
@@ -988,21 +942,18 @@ xa_bus_proxy_new (XaBroker *broker,
 void
 xa_bus_proxy_free (XaBusProxy *self)
 {
-  Command stop = { .kind = COMMAND_STOP };
-
   if (self == NULL)
     return;
   xa_broker_remove_ended_func (self->broker, on_instance_ended, self);
   xa_broker_set_accept_func (self->broker, NULL, NULL);
-  post_command (self, &stop);
-  g_thread_join (self->thread);
-  for (guint i = 0; i < self->closed->len; i++)
-    client_free (self->closed->pdata[i]);
-  g_ptr_array_unref (self->closed);
+  close_clients_of (self, NULL, "the broker is stopping");
+  /* Every thread gone: none of them reaches the proxy after this. */
+  g_mutex_lock (&self->lock);
+  while (g_hash_table_size (self->clients) > 0)
+    g_cond_wait (&self->gone, &self->lock);
+  g_mutex_unlock (&self->lock);
   g_hash_table_unref (self->clients);
-  (void) close (self->wake_fd);
-  (void) close (self->epoll_fd);
-  g_cond_clear (&self->done_cond);
+  g_cond_clear (&self->gone);
   g_mutex_clear (&self->lock);
   g_free (self);
 }

@@ -4,6 +4,7 @@
  * every instance's bus connections.  Exits when it loses the name. */
 #include <errno.h>
 #include <locale.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -107,9 +108,9 @@ run (int argc,
   };
   Daemon d = { .status = EXIT_SUCCESS };
   XaBrokerOptions options = { 0 };
-  /* 4 MiB queued toward a client that stopped reading, then the bus
-   * waits; 30 s like that and the client is dropped. */
-  const XaBusProxyLimits limits = { 4 * 1024 * 1024, 1024 * 1024, 30 };
+  /* 1 MiB read at a time per direction (a pipelined burst is far less);
+   * a client whose socket stays full for 30 s is dropped. */
+  const XaBusProxyLimits limits = { 1024 * 1024, 30 };
   guint owner;
 
   g_option_context_set_summary (context,
@@ -173,6 +174,11 @@ main (int argc,
   int status;
 
   setlocale (LC_ALL, "");
+  /* One malloc arena for every thread: small blocks come from each
+   * thread's own cache anyway, and the large ones of a client that has
+   * gone can then be given back (malloc_trim() in broker/bus-proxy.c
+   * does not shrink the other arenas' tops). */
+  mallopt (M_ARENA_MAX, 1);
   status = run (argc, argv, &error);
   if (error != NULL)
     {

@@ -1,4 +1,4 @@
-/* tests/broker/test-bus-proxy.c — the proxy's own thread and its limits,
+/* tests/broker/test-bus-proxy.c — the proxy's threads and their limits,
  * on a real dbus-daemon (GTestDBus), with limits small enough to reach
  * in a test: an instance's clients are closed, and leave the connection
  * table, by the time the broker has let the instance go; a client that
@@ -52,7 +52,7 @@ static void
 setup (Fixture *f,
        gconstpointer data)
 {
-  const XaBusProxyLimits limits = { 256 * 1024, 64 * 1024, STALL_SECONDS };
+  const XaBusProxyLimits limits = { 256 * 1024, STALL_SECONDS };
   g_autoptr(GError) error = NULL;
   XaBrokerOptions options = { 0 };
 
@@ -396,8 +396,8 @@ test_stalled_client_is_dropped_alone (Fixture *f,
   g_assert_no_error (error);
   g_assert_cmpuint (xa_instance_get_n_clients (stalled), ==, 1);
 
-  /* 8 MiB of broadcasts: past the socket's buffer and the queue's high
-   * mark (256 KiB here). */
+  /* 8 MiB of broadcasts: past the socket's buffer and the batch the
+   * proxy reads at a time (256 KiB here). */
   flood_start = g_get_monotonic_time ();
   for (int i = 0; i < 128; i++)
     {
@@ -418,7 +418,7 @@ test_stalled_client_is_dropped_alone (Fixture *f,
   g_assert_true (iterate_until (has_no_clients, stalled, 10 * STALL_SECONDS));
   dropped = g_get_monotonic_time ();
   g_test_message ("dropped %.2f s after the flood began", (dropped - flood_start) / 1e6);
-  /* Not before its queue had been full for the stall time. */
+  /* Not before its socket had been full for the stall time. */
   g_assert_cmpint (dropped - flood_start, >=, STALL_SECONDS * G_USEC_PER_SEC);
   g_assert_true (reaches_end (fd, 10));
   (void) close (fd);
