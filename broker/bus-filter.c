@@ -119,6 +119,12 @@ xa_bus_filter_get_unique_name (XaBusFilter *self)
   return self->unique_name;
 }
 
+guint
+xa_bus_filter_get_n_pending (XaBusFilter *self)
+{
+  return g_hash_table_size (self->expected);
+}
+
 /* ------------------------------------------------------------ levels */
 
 static void

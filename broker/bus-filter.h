@@ -51,6 +51,9 @@ GBytes            *xa_bus_filter_pop_outgoing      (XaBusFilter        *self);
 gboolean           xa_bus_filter_is_holding_client (XaBusFilter        *self);
 /* The client's unique name once the bus has answered its Hello. */
 const char        *xa_bus_filter_get_unique_name   (XaBusFilter        *self);
+/* Calls on their way whose replies the bus has still to send: the
+ * client's and the filter's own. */
+guint              xa_bus_filter_get_n_pending     (XaBusFilter        *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (XaBusFilter, xa_bus_filter_free)
 

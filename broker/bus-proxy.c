@@ -22,9 +22,11 @@
  * peer never holds up another client.  The two threads share the
  * client's filter and output queues under the client's lock; a socket's
  * queue goes out in the order it was filled, written by whichever thread
- * holds that socket's write lock.  Closing a client shuts both sockets
- * down, which ends both threads' blocking calls; the last thread out
- * frees it.  Of the rest of the broker the threads touch only the
+ * holds that socket's write lock.  While the client has many calls in
+ * flight its threads give way on wakeup and so batch (see
+ * BATCH_FROM_PENDING); otherwise they run at once.  Closing a client
+ * shuts both sockets down, which ends both threads' blocking calls; the
+ * last thread out frees it.  Of the rest of the broker the threads touch only the
  * connection table (locked, broker/broker.c) and the instance (its ids
  * and client count), and those only under the client's lock while the
  * client is open: an instance's end closes its clients under that same
@@ -37,6 +39,7 @@
 #include <malloc.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -68,6 +71,16 @@
 /* The threads' stacks: the deepest they go is the parser's nesting
  * limit, a few KiB; the default would reserve 8 MiB each. */
 #define THREAD_STACK (512 * 1024)
+/* A client with this many calls in flight is not waiting on any one of
+ * them: its two threads then leave the thread that woke them to run on
+ * (SCHED_BATCH, which never preempts on a wakeup), and so take several
+ * calls or replies per read and per write instead of one each.  With
+ * at most BATCH_UNTIL_PENDING in flight the client is waiting, and the
+ * threads run as soon as they can.  Measured with bus-bench on two
+ * cores: batching always cost 7 µs per sequential round trip; never
+ * batching, about 0.05-0.08 of the rate with 64 calls in flight. */
+#define BATCH_FROM_PENDING 8
+#define BATCH_UNTIL_PENDING 2
 
 typedef struct _Client Client;
 
@@ -98,6 +111,8 @@ typedef struct
   /* The write lock's holder only: */
   GMutex      write_lock;
   gint64      full_since;     /* the socket has been full since; 0 if not */
+  /* The reading thread only: */
+  gboolean    batching;       /* it is SCHED_BATCH now */
 } Side;
 
 struct _Client
@@ -615,6 +630,26 @@ flush_both (Client *client,
   return flush (&client->bus_side, error) && flush (&client->app, error);
 }
 
+/* Batches @side's messages while the client has many calls in flight
+ * (see BATCH_FROM_PENDING).  In the thread that reads @side. */
+static void
+pace (Side *side,
+      guint pending)
+{
+  struct sched_param param = { 0 };
+  gboolean batching = side->batching;
+
+  if (pending >= BATCH_FROM_PENDING)
+    batching = TRUE;
+  else if (pending <= BATCH_UNTIL_PENDING)
+    batching = FALSE;
+  if (batching == side->batching)
+    return;
+  /* Either policy is open to any thread at the same nice value. */
+  if (pthread_setschedparam (pthread_self (), batching ? SCHED_BATCH : SCHED_OTHER, &param) == 0)
+    side->batching = batching;
+}
+
 /* Passes on every whole message in @side's buffer.  The client's
  * messages wait while the filter waits for the bus's answers to
  * questions of its own, which go out first. */
@@ -625,6 +660,7 @@ dispatch (Side *side,
   Client *client = side->client;
   gsize start = 0;
   gboolean ok = TRUE;
+  guint pending;
 
   g_mutex_lock (&client->lock);
   while (ok && !client->closing)
@@ -666,9 +702,11 @@ dispatch (Side *side,
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CLOSED, "closed");
       ok = FALSE;
     }
+  pending = xa_bus_filter_get_n_pending (client->filter);
   g_mutex_unlock (&client->lock);
   if (start > 0)
     g_byte_array_remove_range (side->in, 0, start);
+  pace (side, pending);
   return ok && flush_both (client, error);
 }
 

@@ -2,7 +2,8 @@
  * a bus: after a client's Hello nothing else of the client may go out
  * until the bus has answered (so that the broker learns the unique name
  * before any call from it can reach a portal); a Hello that asks for no
- * answer drops the client. */
+ * answer drops the client; the calls in flight are counted (the proxy
+ * batches a client that has many). */
 #include <glib.h>
 
 #include "broker/bus-filter.h"
@@ -119,6 +120,70 @@ test_hello_without_answer_drops_client (void)
   g_assert_nonnull (error);
 }
 
+static void
+answer_from_bus (XaBusFilter *filter,
+                 const char *sender,
+                 guint32 reply_serial,
+                 guint32 serial)
+{
+  g_autoptr(XaWireBuilder) b = xa_wire_builder_new_method_return (reply_serial);
+  g_auto(Message) answer = { 0, };
+  g_autoptr(GBytes) out = NULL;
+
+  xa_wire_builder_set_sender (b, sender);
+  xa_wire_builder_set_destination (b, ":1.7");
+  if (reply_serial == 1)
+    xa_wire_builder_add_string (b, ":1.7");
+  message_parse (&answer, xa_wire_builder_finish (b, serial));
+  (void) xa_bus_filter_from_bus (filter, g_bytes_get_data (answer.bytes, NULL), &answer.header, &out);
+}
+
+static void
+call_from_client (XaBusFilter *filter,
+                  guint32 serial,
+                  guint8 flags)
+{
+  g_autoptr(XaWireBuilder) b = xa_wire_builder_new_method_call ("org.example.Talk", "/org/example/Talk",
+                                                                "org.example.Talk", "Ping");
+  g_auto(Message) call = { 0, };
+  g_autoptr(GBytes) out = NULL;
+  g_autoptr(GError) error = NULL;
+
+  xa_wire_builder_set_flags (b, flags);
+  message_parse (&call, xa_wire_builder_finish (b, serial));
+  g_assert_cmpint (xa_bus_filter_from_client (filter, g_bytes_get_data (call.bytes, NULL), &call.header,
+                                              &out, &error), ==, XA_BUS_FILTER_FORWARD);
+  g_assert_no_error (error);
+}
+
+static void
+test_calls_in_flight_are_counted (void)
+{
+  g_autoptr(XaBusFilter) filter = new_filter ();
+  g_auto(Message) hello = { 0, };
+  g_autoptr(GBytes) out = NULL;
+  guint base;
+
+  make_hello (&hello, 0);
+  (void) xa_bus_filter_from_client (filter, g_bytes_get_data (hello.bytes, NULL), &hello.header, &out, NULL);
+  g_assert_cmpuint (xa_bus_filter_get_n_pending (filter), ==, 1);
+  answer_from_bus (filter, "org.freedesktop.DBus", 1, 1);
+  /* What is left are the filter's own questions about the names. */
+  base = xa_bus_filter_get_n_pending (filter);
+
+  call_from_client (filter, 2, 0);
+  call_from_client (filter, 3, XA_WIRE_FLAG_NO_REPLY_EXPECTED);
+  call_from_client (filter, 4, 0);
+  g_assert_cmpuint (xa_bus_filter_get_n_pending (filter), ==, base + 2);
+  answer_from_bus (filter, ":1.9", 4, 10);
+  g_assert_cmpuint (xa_bus_filter_get_n_pending (filter), ==, base + 1);
+  /* A second answer to the same call is no answer. */
+  answer_from_bus (filter, ":1.9", 4, 11);
+  g_assert_cmpuint (xa_bus_filter_get_n_pending (filter), ==, base + 1);
+  answer_from_bus (filter, ":1.9", 2, 12);
+  g_assert_cmpuint (xa_bus_filter_get_n_pending (filter), ==, base);
+}
+
 int
 main (int argc,
       char **argv)
@@ -127,5 +192,6 @@ main (int argc,
   g_test_add_func ("/bus-filter/client-waits-for-hello-answer", test_client_waits_for_hello_answer);
   g_test_add_func ("/bus-filter/client-waits-for-hello-error-too", test_client_waits_for_hello_error_too);
   g_test_add_func ("/bus-filter/hello-without-answer-drops-client", test_hello_without_answer_drops_client);
+  g_test_add_func ("/bus-filter/calls-in-flight-are-counted", test_calls_in_flight_are_counted);
   return g_test_run ();
 }
