@@ -6,8 +6,9 @@
  * and passes on only whole messages that wire/message.c found valid and
  * the client's XaBusFilter let through.  An invalid message, an fd count
  * that does not add up, a serial in the filter's range or a socket to
- * the client left full for too long drops that client only.  The
- * client's unique name goes into the broker's table (caller identity,
+ * the client left full for too long drops that client only.  An
+ * instance has at most the limits' number of connections at once, since
+ * each costs two threads.  The client's unique name goes into the broker's table (caller identity,
  * broker/identity.c) as soon as the bus answers its Hello, before
  * anything else of the client's is forwarded, and leaves it when the
  * client is closed.  Memory is bounded: a thread reads at most one batch
@@ -911,6 +912,15 @@ on_accept (XaInstance *instance,
    * got it from us by mistake, and gets nothing. */
   if (!peer_is_us (fd))
     {
+      (void) close (fd);
+      return;
+    }
+  /* Every connection costs two threads: an app may not have the broker
+   * start them without end.  Only this thread adds to the count. */
+  if (xa_instance_get_n_clients (instance) >= self->limits.max_clients)
+    {
+      g_debug ("instance %s: a connection past %u refused", xa_instance_get_id (instance),
+               self->limits.max_clients);
       (void) close (fd);
       return;
     }

@@ -11,13 +11,16 @@ G_BEGIN_DECLS
 
 typedef struct _XaBusProxy XaBusProxy;
 
-/* Limits, per client and direction: a thread reads at most a batch (or
+/* Limits: per client and direction, a thread reads at most a batch (or
  * one whole message) and passes it on before it reads again; a client
- * whose socket stays full for the stall time is dropped. */
+ * whose socket stays full for the stall time is dropped; an instance
+ * holds at most max_clients connections at once (each costs two
+ * threads), and one more is closed as soon as it is accepted. */
 typedef struct
 {
   gsize  batch_bytes;
   guint  stall_seconds;
+  guint  max_clients;
 } XaBusProxyLimits;
 
 /* Takes over @broker's accept hook: every connection to an instance's

@@ -58,7 +58,7 @@ struct _XaInstance
   int        pid;
   guint      pid_source;
   gint64     started;
-  gint       n_clients;    /* atomic: the proxy's thread changes it */
+  gint       n_clients;    /* atomic: the proxy's threads change it */
   gboolean   ended;
   Listener   listeners[XA_INSTANCE_N_BUSES];
 };

@@ -109,8 +109,9 @@ run (int argc,
   Daemon d = { .status = EXIT_SUCCESS };
   XaBrokerOptions options = { 0 };
   /* 1 MiB read at a time per direction (a pipelined burst is far less);
-   * a client whose socket stays full for 30 s is dropped. */
-  const XaBusProxyLimits limits = { 1024 * 1024, 30 };
+   * a client whose socket stays full for 30 s is dropped; 64
+   * connections per instance (a GLib app opens one or two). */
+  const XaBusProxyLimits limits = { 1024 * 1024, 30, 64 };
   guint owner;
 
   g_option_context_set_summary (context,

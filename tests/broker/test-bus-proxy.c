@@ -5,7 +5,8 @@
  * stops reading while the bus floods it is dropped once the stall time
  * has passed, never before, while another instance's client goes on
  * talking through the same broker; stopping the proxy closes its
- * clients. */
+ * clients; an instance's connections past the limit are refused, and
+ * only its own. */
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 
 #define FLOOD_NAME "org.example.Flood"
 #define STALL_SECONDS 1
+#define MAX_CLIENTS 3
 
 typedef struct
 {
@@ -52,7 +54,7 @@ static void
 setup (Fixture *f,
        gconstpointer data)
 {
-  const XaBusProxyLimits limits = { 256 * 1024, STALL_SECONDS };
+  const XaBusProxyLimits limits = { 256 * 1024, STALL_SECONDS, MAX_CLIENTS };
   g_autoptr(GError) error = NULL;
   XaBrokerOptions options = { 0 };
 
@@ -285,27 +287,34 @@ send_call (int fd,
 /* A client written by hand: authenticates, says Hello, subscribes to
  * FLOOD_NAME's broadcasts, reads until the bus confirmed that, and
  * never reads again. */
+/* A socket connected to @instance's session bus, and nothing more. */
+static int
+connect_socket (XaInstance *instance)
+{
+  struct sockaddr_un addr = { .sun_family = AF_UNIX };
+  int fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+  g_assert_cmpint (fd, >=, 0);
+  g_strlcpy (addr.sun_path, xa_instance_get_socket_path (instance, XA_INSTANCE_BUS_SESSION),
+             sizeof addr.sun_path);
+  g_assert_cmpint (connect (fd, (struct sockaddr *) &addr, sizeof addr), ==, 0);
+  return fd;
+}
+
 static int
 connect_stalling (XaInstance *instance)
 {
-  struct sockaddr_un addr = { .sun_family = AF_UNIX };
-  struct timeval timeout = { 10, 0 };
   g_autofree char *auth = NULL;
   g_autofree char *uid = g_strdup_printf ("%u", getuid ());
   g_autoptr(GByteArray) in = g_byte_array_new ();
   gboolean subscribed = FALSE;
-  int fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  int fd = connect_socket (instance);
   GString *hex = g_string_new (NULL);
 
   for (const char *c = uid; *c != '\0'; c++)
     g_string_append_printf (hex, "%02x", *c);
   auth = g_strdup_printf ("%cAUTH EXTERNAL %s\r\nBEGIN\r\n", 0, hex->str);
   g_string_free (hex, TRUE);
-  g_assert_cmpint (fd, >=, 0);
-  g_assert_cmpint (setsockopt (fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout), ==, 0);
-  g_strlcpy (addr.sun_path, xa_instance_get_socket_path (instance, XA_INSTANCE_BUS_SESSION),
-             sizeof addr.sun_path);
-  g_assert_cmpint (connect (fd, (struct sockaddr *) &addr, sizeof addr), ==, 0);
   send_all (fd, auth, 1 + strlen (auth + 1));
   send_call (fd, "Hello", NULL, 1);
   send_call (fd, "AddMatch", g_variant_new ("(s)", "type='signal',interface='" FLOOD_NAME "'"), 2);
@@ -366,12 +375,19 @@ reaches_end (int fd,
 
   while (g_get_monotonic_time () < end)
     {
-      ssize_t n = recv (fd, chunk, sizeof chunk, 0);
+      ssize_t n = recv (fd, chunk, sizeof chunk, MSG_DONTWAIT);
 
       if (n == 0 || (n < 0 && errno == ECONNRESET))
         return TRUE;
       if (n < 0 && errno != EAGAIN && errno != EINTR)
         return FALSE;
+      if (n < 0)
+        {
+          /* The broker accepts in the main loop. */
+          while (g_main_context_iteration (NULL, FALSE))
+            ;
+          g_usleep (5000);
+        }
     }
   return FALSE;
 }
@@ -427,6 +443,61 @@ test_stalled_client_is_dropped_alone (Fixture *f,
   g_assert_cmpuint (xa_instance_get_n_clients (other), ==, 1);
 }
 
+typedef struct
+{
+  XaInstance *instance;
+  guint       n;
+} Count;
+
+static gboolean
+has_n_clients (gpointer data)
+{
+  Count *c = data;
+
+  return xa_instance_get_n_clients (c->instance) == c->n;
+}
+
+static void
+test_connections_past_limit_are_refused (Fixture *f,
+                                         gconstpointer data)
+{
+  XaInstance *instance = add_instance (f, NULL);
+  XaInstance *other = add_instance (f, NULL);
+  GDBusConnection *apps[MAX_CLIENTS];
+  g_autoptr(GDBusConnection) other_app = NULL;
+  g_autoptr(GDBusConnection) again = NULL;
+  Count one_gone = { instance, MAX_CLIENTS - 1 };
+  int fd;
+
+  for (guint i = 0; i < MAX_CLIENTS; i++)
+    {
+      apps[i] = connect_app (instance);
+      g_assert_true (talks (apps[i]));
+    }
+  g_assert_cmpuint (xa_instance_get_n_clients (instance), ==, MAX_CLIENTS);
+
+  /* One more is closed before it could say anything. */
+  fd = connect_socket (instance);
+  g_assert_true (reaches_end (fd, 10));
+  (void) close (fd);
+  g_assert_cmpuint (xa_instance_get_n_clients (instance), ==, MAX_CLIENTS);
+  for (guint i = 0; i < MAX_CLIENTS; i++)
+    g_assert_true (talks (apps[i]));
+
+  /* The limit is the instance's, not the broker's. */
+  other_app = connect_app (other);
+  g_assert_true (talks (other_app));
+
+  /* Once one has gone, another may come. */
+  g_dbus_connection_close_sync (apps[0], NULL, NULL);
+  g_clear_object (&apps[0]);
+  g_assert_true (iterate_until (has_n_clients, &one_gone, 10));
+  again = connect_app (instance);
+  g_assert_true (talks (again));
+  for (guint i = 1; i < MAX_CLIENTS; i++)
+    g_object_unref (apps[i]);
+}
+
 static void
 test_stopping_closes_clients (Fixture *f,
                               gconstpointer data)
@@ -449,6 +520,8 @@ main (int argc,
               test_instance_end_closes_clients, teardown);
   g_test_add ("/bus-proxy/stalled-client-is-dropped-alone", Fixture, NULL, setup,
               test_stalled_client_is_dropped_alone, teardown);
+  g_test_add ("/bus-proxy/connections-past-limit-are-refused", Fixture, NULL, setup,
+              test_connections_past_limit_are_refused, teardown);
   g_test_add ("/bus-proxy/stopping-closes-clients", Fixture, NULL, setup,
               test_stopping_closes_clients, teardown);
   return g_test_run ();
