@@ -1,13 +1,15 @@
 #!/usr/bin/python3
 # tests/broker/hostile.py SOCKET: sends one malformed message per
 # connection to an instance's bus socket and checks that the broker drops
-# that connection, then that a new connection still works.  Prints one
+# that connection; opens connections past the instance's limit and checks
+# that the one past it is closed; then that a new connection still works.  Prints one
 # line per case ("dropped: CASE" or "NOT DROPPED: CASE") and "alive" or
 # "DEAD" at the end; exits 0 only if every case was dropped and alive.
 import os
 import socket
 import struct
 import sys
+import time
 
 import gi
 gi.require_version('Gio', '2.0')
@@ -128,8 +130,36 @@ for name, data in cases:
     leftover.pop(s.fileno(), None)
     s.close()
 
+# The broker's limit of connections per instance (broker/main.c): every
+# one costs it two threads.
+LIMIT = 64
+held = [connect() for _ in range(LIMIT)]
+extra = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+extra.settimeout(5)
+extra.connect(path)
+if dropped(extra):
+    print('dropped: connection %d' % (LIMIT + 1))
+else:
+    print('NOT DROPPED: connection %d' % (LIMIT + 1))
+    ok = False
+extra.close()
+for s in held:
+    leftover.pop(s.fileno(), None)
+    s.close()
+
+
+def connect_again():
+    # The broker counts a connection out once its threads saw it close.
+    for _ in range(50):
+        try:
+            return connect()
+        except (RuntimeError, OSError):
+            time.sleep(0.1)
+    return connect()
+
+
 try:
-    s = connect()
+    s = connect_again()
     s.sendall(blob('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus',
                    'ListNames', None, 2))
     # NameAcquired comes first; then the reply.

@@ -4,7 +4,8 @@
 # of its own (the broker started by D-Bus activation), and gdbus and
 # dbus-send inside see, talk to and own exactly what the policy says;
 # hidden names look like names that do not exist; monitoring and
-# eavesdropping are refused; hostile messages drop only their client;
+# eavesdropping are refused; hostile messages, and connections past an
+# instance's limit, drop only their client;
 # `xdg-app ps` and `kill` see and end the instance.
 # RUN_AS=nobody (tests/broker/meson.build) runs it all again as an
 # ordinary user: bus, broker, sandboxes and clients.
@@ -287,9 +288,9 @@ esac
 if "$BROKER_TESTS/register.py" $APP /dev/null sh -c \
      "/usr/bin/python3 $BROKER_TESTS/hostile.py \${DBUS_SESSION_BUS_ADDRESS#unix:path=}" \
      >"$T/hostile.out" 2>&1 && kill -0 "$(cat "$T/broker.pid")"; then
-  ok "hostile: each malformed message drops its client only; the broker lives"
+  ok "hostile: a malformed message, or a connection past the limit, drops its client only; the broker lives"
 else
-  fail "hostile: each malformed message drops its client only; the broker lives" "$(cat "$T/hostile.out")"
+  fail "hostile: a malformed message, or a connection past the limit, drops its client only; the broker lives" "$(cat "$T/hostile.out")"
 fi
 
 # --- ps and kill ----------------------------------------------------------------
