@@ -116,25 +116,25 @@ xa_wire_is_object_path (const char *s)
 }
 
 /* Dot-separated elements of [A-Za-z0-9_] (and '-' if @dash), none empty
- * and none starting with a digit unless @digits; at least @min. */
+ * and none starting with a digit unless @digits; at least @min and at
+ * most @max of them, 255 bytes at most.  One pass over @s. */
 static gboolean
 is_dotted (const char *s,
            gboolean dash,
            gboolean digits,
-           guint min)
+           guint min,
+           guint max)
 {
   guint elements = 1;
   gboolean start = TRUE;
+  const char *p;
 
-  if (strlen (s) > 255 || s[0] == '\0')
-    return FALSE;
-  for (const char *p = s; *p != '\0'; p++)
+  for (p = s; *p != '\0'; p++)
     {
       if (*p == '.')
         {
-          if (start)
+          if (start || ++elements > max)
             return FALSE;
-          elements++;
           start = TRUE;
           continue;
         }
@@ -142,28 +142,28 @@ is_dotted (const char *s,
         return FALSE;
       start = FALSE;
     }
-  return !start && elements >= min;
+  return p - s <= 255 && !start && elements >= min;
 }
 
 gboolean
 xa_wire_is_interface (const char *s)
 {
-  return is_dotted (s, FALSE, FALSE, 2);
+  return is_dotted (s, FALSE, FALSE, 2, G_MAXUINT);
 }
 
 gboolean
 xa_wire_is_member (const char *s)
 {
-  return strlen (s) <= 255 && s[0] != '\0' && !g_ascii_isdigit (s[0]) &&
-         is_dotted (s, FALSE, FALSE, 1) && strchr (s, '.') == NULL;
+  return is_dotted (s, FALSE, FALSE, 1, 1);
 }
 
 gboolean
 xa_wire_is_bus_name (const char *s)
 {
+  /* The ':' counts toward the 255 bytes. */
   if (s[0] == ':')
-    return is_dotted (s + 1, TRUE, TRUE, 2);
-  return is_dotted (s, TRUE, FALSE, 2);
+    return strlen (s) <= 255 && is_dotted (s + 1, TRUE, TRUE, 2, G_MAXUINT);
+  return is_dotted (s, TRUE, FALSE, 2, G_MAXUINT);
 }
 
 /* ------------------------------------------------------ signatures */

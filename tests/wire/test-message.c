@@ -481,6 +481,39 @@ test_sasl_client_and_server_agree (void)
   g_assert_false (xa_sasl_server_get_unix_fds (server));
 }
 
+/* Names as the specification has them, next to GLib's own checks. */
+static void
+test_names (void)
+{
+  g_autofree char *long_element = g_strnfill (253, 'a');
+  g_autofree char *name_255 = g_strconcat ("a.", long_element, NULL);
+  g_autofree char *name_256 = g_strconcat ("a.b", long_element, NULL);
+  g_autofree char *digits = g_strnfill (253, '2');
+  g_autofree char *unique_255 = g_strconcat (":1.", digits + 1, NULL);
+  g_autofree char *unique_256 = g_strconcat (":1.", digits, NULL);
+  const char *members[] = { "Ping", "_x", "a1", "Get_All", "", "1a", "a.b", "a-b", "a b", "é" };
+  const char *interfaces[] = { "org.example.X", "a.b", "a_.b1", "org", "a..b", ".a.b", "a.b.", "a.1b",
+                               "a-b.c", "" };
+  const char *names[] = { "org.example.X", "a-b.c", ":1.7", ":1.7.x", ":a-1.0", "org", ":1",
+                          "a.1b", "a..b", "" };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (members); i++)
+    g_assert_cmpint (xa_wire_is_member (members[i]), ==, g_dbus_is_member_name (members[i]));
+  for (gsize i = 0; i < G_N_ELEMENTS (interfaces); i++)
+    g_assert_cmpint (xa_wire_is_interface (interfaces[i]), ==, g_dbus_is_interface_name (interfaces[i]));
+  for (gsize i = 0; i < G_N_ELEMENTS (names); i++)
+    g_assert_cmpint (xa_wire_is_bus_name (names[i]), ==, g_dbus_is_name (names[i]));
+
+  /* GLib lets an empty element through here; the specification does not. */
+  g_assert_false (xa_wire_is_bus_name (":.1"));
+  g_assert_true (xa_wire_is_interface (name_255));
+  g_assert_false (xa_wire_is_interface (name_256));
+  g_assert_true (xa_wire_is_bus_name (name_255));
+  g_assert_false (xa_wire_is_bus_name (name_256));
+  g_assert_true (xa_wire_is_bus_name (unique_255));
+  g_assert_false (xa_wire_is_bus_name (unique_256));
+}
+
 int
 main (int argc,
       char **argv)
@@ -493,6 +526,7 @@ main (int argc,
   g_test_add_func ("/wire/message/fd-index-beyond-unix-fds", test_fd_index_beyond_unix_fds);
   g_test_add_func ("/wire/message/oversized-is-refused-from-the-first-bytes",
                    test_oversized_is_refused_from_the_first_bytes);
+  g_test_add_func ("/wire/message/names", test_names);
   g_test_add_func ("/wire/sasl/gdbus-pipelined", test_sasl_gdbus_pipelined);
   g_test_add_func ("/wire/sasl/refusals", test_sasl_refusals);
   g_test_add_func ("/wire/sasl/client-and-server-agree", test_sasl_client_and_server_agree);
