@@ -130,9 +130,8 @@ struct _Client
   gboolean      closing;
   gboolean      waiting;      /* the client's thread waits on released */
   /* The client's thread, until both handshakes are done: */
-  XaSaslServer *sasl_server;  /* the client's authentication */
+  XaSaslServer *sasl_server;  /* the client's authentication, once ours is done */
   XaSaslClient *sasl_client;  /* ours to the bus */
-  gboolean      unix_fds;     /* the bus agreed to pass fds */
   Side          app;          /* the sandboxed client */
   Side          bus_side;     /* our connection to the real bus */
 };
@@ -713,50 +712,55 @@ dispatch (Side *side,
 
 /* ---------------------------------------------------------- threads */
 
+/* Reads @side's handshake until it is done, answering as it goes: ours
+ * with the bus on the bus's side, the client's with us on its own. */
+static gboolean
+handshake (Side *side,
+           GError **error)
+{
+  Client *client = side->client;
+  g_autoptr(GByteArray) out = g_byte_array_new ();
+  XaSaslStatus status;
+
+  do
+    {
+      gsize consumed = 0;
+
+      if (!read_some (side, error))
+        return FALSE;
+      g_byte_array_set_size (out, 0);
+      if (side == &client->bus_side)
+        status = xa_sasl_client_feed (client->sasl_client, side->in->data, side->in->len,
+                                      &consumed, out, error);
+      else
+        status = xa_sasl_server_feed (client->sasl_server, side->in->data, side->in->len,
+                                      &consumed, out, error);
+      g_byte_array_remove_range (side->in, 0, consumed);
+      if (out->len > 0 && !send_bytes (side, out->data, out->len, error))
+        return FALSE;
+    }
+  while (status == XA_SASL_CONTINUE);
+  return status == XA_SASL_DONE;
+}
+
 /* Both handshakes, in the client's thread: ours with the bus first; the
  * client's waits for it, so that it is not told yes before the bus
- * said so. */
+ * said so.  Bytes after either are messages, left in the side's buffer. */
 static gboolean
 authenticate (Client *client,
               GError **error)
 {
-  g_autoptr(GByteArray) out = g_byte_array_new ();
-  gsize consumed = 0;
-  XaSaslStatus status;
+  g_autoptr(GByteArray) hello = g_byte_array_new ();
 
-  xa_sasl_client_start (client->sasl_client, out);
-  if (!send_bytes (&client->bus_side, out->data, out->len, error))
+  xa_sasl_client_start (client->sasl_client, hello);
+  if (!send_bytes (&client->bus_side, hello->data, hello->len, error) ||
+      !handshake (&client->bus_side, error))
     return FALSE;
-  do
-    {
-      if (!read_some (&client->bus_side, error))
-        return FALSE;
-      g_byte_array_set_size (out, 0);
-      status = xa_sasl_client_feed (client->sasl_client, client->bus_side.in->data,
-                                    client->bus_side.in->len, &consumed, out, error);
-      g_byte_array_remove_range (client->bus_side.in, 0, consumed);
-      if (out->len > 0 && !send_bytes (&client->bus_side, out->data, out->len, error))
-        return FALSE;
-    }
-  while (status == XA_SASL_CONTINUE);
-  if (status == XA_SASL_FAILED)
-    return FALSE;
-  client->unix_fds = xa_sasl_client_get_unix_fds (client->sasl_client);
+  /* The client may pass fds only if the bus takes them from us. */
+  client->sasl_server = xa_sasl_server_new (getuid (),
+                                            xa_sasl_client_get_unix_fds (client->sasl_client));
   g_clear_pointer (&client->sasl_client, xa_sasl_client_free);
-
-  do
-    {
-      if (!read_some (&client->app, error))
-        return FALSE;
-      g_byte_array_set_size (out, 0);
-      status = xa_sasl_server_feed (client->sasl_server, client->app.in->data,
-                                    client->app.in->len, &consumed, out, error);
-      g_byte_array_remove_range (client->app.in, 0, consumed);
-      if (out->len > 0 && !send_bytes (&client->app, out->data, out->len, error))
-        return FALSE;
-    }
-  while (status == XA_SASL_CONTINUE);
-  if (status == XA_SASL_FAILED)
+  if (!handshake (&client->app, error))
     return FALSE;
   g_clear_pointer (&client->sasl_server, xa_sasl_server_free);
   return TRUE;
@@ -949,7 +953,6 @@ on_accept (XaInstance *instance,
   g_mutex_init (&client->lock);
   g_cond_init (&client->released);
   client->filter = xa_bus_filter_new (rules);
-  client->sasl_server = xa_sasl_server_new (getuid (), TRUE);
   client->sasl_client = xa_sasl_client_new (getuid (), TRUE);
   side_init (&client->app, client, fd);
   side_init (&client->bus_side, client, upstream);
