@@ -645,9 +645,10 @@ pace (Side *side,
     batching = FALSE;
   if (batching == side->batching)
     return;
-  /* Either policy is open to any thread at the same nice value. */
-  if (pthread_setschedparam (pthread_self (), batching ? SCHED_BATCH : SCHED_OTHER, &param) == 0)
-    side->batching = batching;
+  /* Either policy is open to any thread at the same nice value; should
+   * the call fail all the same, it is not tried again on every read. */
+  (void) pthread_setschedparam (pthread_self (), batching ? SCHED_BATCH : SCHED_OTHER, &param);
+  side->batching = batching;
 }
 
 /* Passes on every whole message in @side's buffer.  The client's
