@@ -6,9 +6,12 @@
  * has passed, never before, while another instance's client goes on
  * talking through the same broker; stopping the proxy closes its
  * clients; an instance's connections past the limit are refused, and
- * only its own. */
+ * only its own; a client with many calls in flight has its threads
+ * batch, and one with a single call has them run at once again. */
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -25,6 +28,8 @@
 #define FLOOD_NAME "org.example.Flood"
 #define STALL_SECONDS 1
 #define MAX_CLIENTS 3
+/* Past the proxy's BATCH_FROM_PENDING. */
+#define IN_FLIGHT 16
 
 typedef struct
 {
@@ -498,6 +503,108 @@ test_connections_past_limit_are_refused (Fixture *f,
     g_object_unref (apps[i]);
 }
 
+/* How many of the proxy's threads are SCHED_BATCH now. */
+static guint
+count_batching_threads (void)
+{
+  g_autoptr(GDir) dir = g_dir_open ("/proc/self/task", 0, NULL);
+  const char *tid;
+  guint n = 0;
+
+  g_assert_nonnull (dir);
+  while ((tid = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_strdup_printf ("/proc/self/task/%s/comm", tid);
+      g_autofree char *comm = NULL;
+
+      if (g_file_get_contents (path, &comm, NULL, NULL) && g_str_has_prefix (comm, "xdg-app-bus") &&
+          sched_getscheduler ((pid_t) atoi (tid)) == SCHED_BATCH)
+        n++;
+    }
+  return n;
+}
+
+/* A service on the host that answers nothing until told to. */
+static void
+hold_call (GDBusConnection *connection,
+           const char *sender,
+           const char *object_path,
+           const char *interface_name,
+           const char *method_name,
+           GVariant *parameters,
+           GDBusMethodInvocation *invocation,
+           gpointer user_data)
+{
+  g_ptr_array_add (user_data, invocation);
+}
+
+static gboolean
+has_n_held (gpointer data)
+{
+  return ((GPtrArray *) data)->len == IN_FLIGHT;
+}
+
+static void
+on_reply (GObject *source,
+          GAsyncResult *result,
+          gpointer user_data)
+{
+  g_autoptr(GVariant) reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source), result, NULL);
+
+  g_assert_nonnull (reply);
+  (*(guint *) user_data)++;
+}
+
+static gboolean
+all_replied (gpointer data)
+{
+  return *(guint *) data == IN_FLIGHT;
+}
+
+static void
+test_many_calls_in_flight_are_batched (Fixture *f,
+                                       gconstpointer data)
+{
+  static const GDBusInterfaceVTable vtable = { hold_call, NULL, NULL, { 0 } };
+  g_autoptr(GDBusNodeInfo) node =
+    g_dbus_node_info_new_for_xml ("<node><interface name='" FLOOD_NAME "'>"
+                                  "<method name='Hold'/></interface></node>", NULL);
+  g_autoptr(GPtrArray) held = g_ptr_array_new ();
+  g_autoptr(GVariant) owned = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDBusConnection) app = NULL;
+  XaInstance *instance = add_instance (f, NULL);
+  guint replies = 0;
+  guint id;
+
+  id = g_dbus_connection_register_object (f->host, "/org/example/Flood", node->interfaces[0],
+                                          &vtable, held, NULL, &error);
+  g_assert_no_error (error);
+  owned = g_dbus_connection_call_sync (f->host, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                       "org.freedesktop.DBus", "RequestName",
+                                       g_variant_new ("(su)", FLOOD_NAME, 0), G_VARIANT_TYPE ("(u)"),
+                                       G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
+  g_assert_no_error (error);
+  app = connect_app (instance);
+  g_assert_true (talks (app));
+  g_assert_cmpuint (count_batching_threads (), ==, 0);
+
+  for (guint i = 0; i < IN_FLIGHT; i++)
+    g_dbus_connection_call (app, FLOOD_NAME, "/org/example/Flood", FLOOD_NAME, "Hold", NULL, NULL,
+                            G_DBUS_CALL_FLAGS_NONE, 10000, NULL, on_reply, &replies);
+  g_assert_true (iterate_until (has_n_held, held, 10));
+  /* The thread that carried them saw many in flight. */
+  g_assert_cmpuint (count_batching_threads (), >=, 1);
+
+  for (guint i = 0; i < held->len; i++)
+    g_dbus_method_invocation_return_value (held->pdata[i], NULL);
+  g_assert_true (iterate_until (all_replied, &replies, 10));
+  /* One call at a time: both threads run at once again. */
+  g_assert_true (talks (app));
+  g_assert_cmpuint (count_batching_threads (), ==, 0);
+  g_dbus_connection_unregister_object (f->host, id);
+}
+
 static void
 test_stopping_closes_clients (Fixture *f,
                               gconstpointer data)
@@ -522,6 +629,8 @@ main (int argc,
               test_stalled_client_is_dropped_alone, teardown);
   g_test_add ("/bus-proxy/connections-past-limit-are-refused", Fixture, NULL, setup,
               test_connections_past_limit_are_refused, teardown);
+  g_test_add ("/bus-proxy/many-calls-in-flight-are-batched", Fixture, NULL, setup,
+              test_many_calls_in_flight_are_batched, teardown);
   g_test_add ("/bus-proxy/stopping-closes-clients", Fixture, NULL, setup,
               test_stopping_closes_clients, teardown);
   return g_test_run ();
