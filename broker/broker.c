@@ -2,7 +2,7 @@
  * it from registration until its monitor exits or it is killed; nothing
  * else removes one.  The connection table: one XaCaller per proxied
  * connection, per bus (unique names of two buses may be equal).  The
- * table is the only part shared with the proxy's thread
+ * table is the only part shared with the proxy's threads
  * (broker/bus-proxy.c), under its own lock; the rest belongs to the
  * main thread. */
 #include <glib.h>

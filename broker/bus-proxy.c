@@ -255,8 +255,8 @@ client_unref (Client *client)
   g_cond_broadcast (&self->gone);
   g_mutex_unlock (&self->lock);
   g_free (client);
-  /* A flood's buffers went to this thread's malloc arena, which keeps
-   * them unless asked: a client that has gone leaves nothing behind. */
+  /* malloc keeps a flood's and a large message's freed buffers unless
+   * asked: a client that has gone leaves nothing behind. */
   malloc_trim (0);
 }
 
@@ -473,8 +473,9 @@ wanted (Side *side)
   return READ_CHUNK;
 }
 
-/* Waits for bytes on @side and reads what there is, up to a batch
- * unless one message is longer; FALSE at end of file or on error. */
+/* Waits for bytes on @side and reads what there is, up to a batch (a
+ * longer message takes several calls); FALSE at end of file or on
+ * error. */
 static gboolean
 read_some (Side *side,
            GError **error)

@@ -167,7 +167,7 @@ is_set (gpointer data)
 
 /* A GDBus client of @instance.  The broker accepts in the main loop, so
  * the connection is made asynchronously while it runs; once made, its
- * traffic needs only the proxy's thread. */
+ * traffic needs only the proxy's threads. */
 static GDBusConnection *
 connect_app (XaInstance *instance)
 {
